@@ -1,0 +1,50 @@
+import { useTranslation } from "react-i18next";
+import { NavLink } from "react-router";
+import { useLocalizedPath } from "#app/i18n/use-locale.ts";
+import type { SessionUser } from "#app/services/session/user-context.ts";
+import { Brand } from "./brand.tsx";
+import { LanguageSwitcher } from "./language-switcher.tsx";
+
+export const APP_NAV = [
+  ["/dashboard", "nav.dashboard"],
+  ["/transcribing", "nav.transcribing"],
+  ["/coding", "nav.coding"],
+  ["/records-qa", "nav.recordsQa"],
+  ["/periodontal-chart", "nav.periodontalChart"],
+  ["/custom-templates", "nav.customTemplates"],
+  ["/settings", "nav.settings"],
+] as const;
+
+/** Signed-in header: main navigation (a disclosure menu on narrow screens), language, user menu. */
+export function AppHeader({ user }: { user: SessionUser }) {
+  const { t } = useTranslation("common");
+  const to = useLocalizedPath();
+  const links = APP_NAV.map(([path, key]) => (
+    <li key={path}>
+      <NavLink to={to(path)}>{t(key)}</NavLink>
+    </li>
+  ));
+  return (
+    <header className="app-header">
+      <Brand to="/dashboard" />
+      <nav aria-label={t("nav.label")} className="app-nav">
+        <ul className="app-nav-wide">{links}</ul>
+        <details className="app-nav-narrow dropdown">
+          <summary>{t("menu")}</summary>
+          <ul>{links}</ul>
+        </details>
+      </nav>
+      <div className="app-header-actions">
+        <LanguageSwitcher />
+        <details className="dropdown user-menu">
+          <summary aria-label={t("userMenu.label")}>{user.email}</summary>
+          <ul dir="rtl">
+            <li>
+              <NavLink to={to("/settings")}>{t("nav.settings")}</NavLink>
+            </li>
+          </ul>
+        </details>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { createPgConfig } from "@electric-sql/pglite/node-postgres";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { DB } from "./schema.ts";
+
+/**
+ * The one handle on the database. `pool` connects as the owner (migrations, jobs);
+ * tenant data is only ever read through `withActor` (see actor.server.ts), which drops
+ * to the non-superuser `murmur_app` role so row-level security applies.
+ */
+export interface Database {
+  kind: "pglite" | "postgres";
+  pool: pg.Pool;
+  kysely: Kysely<DB>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Server PostgreSQL; when absent the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** Folder for PGlite's files; "memory://" keeps it in memory. */
+  dataDir?: string;
+  /** An existing PGlite (tests pass a clone of a migrated base). */
+  pglite?: PGlite;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    pool.on("error", () => {
+      // An idle client lost its connection; the pool replaces it on the next checkout.
+    });
+    return { kind: "postgres", pool, kysely: createKysely(pool), close: () => pool.end() };
+  }
+  const pglite = options.pglite ?? (await createPglite(options.dataDir ?? "memory://"));
+  const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
+  return {
+    kind: "pglite",
+    pool,
+    kysely: createKysely(pool),
+    async close() {
+      await pool.end();
+      if (!options.pglite) await pglite.close();
+    },
+  };
+}
+
+async function createPglite(dataDir: string): Promise<PGlite> {
+  if (dataDir === "memory://") return PGlite.create();
+  const dir = path.resolve(dataDir, "pglite");
+  fs.mkdirSync(dir, { recursive: true });
+  return PGlite.create(dir);
+}
+
+function createKysely(pool: pg.Pool): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,98 @@
+import picoCss from "@picocss/pico/css/pico.min.css?url";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteLoaderData,
+} from "react-router";
+import { ErrorPage } from "#app/components/error-page.tsx";
+import { NavigationFallbackBanner } from "#app/components/navigation-fallback-banner.tsx";
+import { AppToaster } from "#app/components/toasts.tsx";
+import { VersionWatcher } from "#app/components/version-watcher.tsx";
+import { ensureLocaleLoaded } from "#app/i18n/client-messages.ts";
+import { localeFromPath } from "#app/i18n/config.ts";
+import { getLocale, i18nextMiddleware } from "#app/middleware/i18next.server.ts";
+import { BUILD_ID } from "#app/runtime/build-info.ts";
+import { runtimeContext } from "#app/runtime/context.ts";
+import appCss from "#app/styles/app.css?url";
+import { useNonce } from "#app/utils/nonce.ts";
+import type { Route } from "./+types/root";
+
+export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: picoCss },
+  { rel: "stylesheet", href: appCss },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { env } = context.get(runtimeContext);
+  return data({
+    locale: getLocale(context),
+    buildId: BUILD_ID,
+    sentry: env.SENTRY_DSN ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT ?? null } : null,
+  });
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const location = useLocation();
+  const locale = root?.locale ?? localeFromPath(location.pathname);
+  const nonce = useNonce() || undefined;
+  return (
+    <html lang={locale} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="murmur-build" content={BUILD_ID} />
+        <link rel="preload" as="fetch" crossOrigin="anonymous" href={`/_i18n/${locale}/messages.json?v=${BUILD_ID}`} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <NavigationFallbackBanner />
+        {children}
+        <AppToaster />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { i18n } = useTranslation();
+  const { locale, sentry, buildId } = loaderData;
+  useEffect(() => {
+    if (i18n.language !== locale) void ensureLocaleLoaded(i18n, locale).then(() => i18n.changeLanguage(locale));
+  }, [locale, i18n]);
+  useEffect(() => {
+    if (sentry) void import("#app/utils/sentry.client.ts").then((m) => m.initClientSentry({ ...sentry, release: buildId }));
+  }, [sentry, buildId]);
+  return (
+    <>
+      <VersionWatcher />
+      <Outlet />
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const location = useLocation();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    const kind = (error.data as { kind?: string } | null)?.kind === "invalid" ? "invalid" : "unmatched";
+    return <ErrorPage status={404} kind={kind} path={location.pathname} />;
+  }
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    return <ErrorPage status={error.status} kind="client" path={location.pathname} />;
+  }
+  return <ErrorPage status={500} kind="server" path={location.pathname} />;
+}

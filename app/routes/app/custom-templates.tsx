@@ -1,0 +1,12 @@
+import { AppPage } from "#app/components/app-page.tsx";
+import { requireUser } from "#app/services/session/guards.server.ts";
+import type { Route } from "./+types/custom-templates";
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireUser(context, request);
+  return null;
+}
+
+export default function Page() {
+  return <AppPage page="customTemplates" />;
+}

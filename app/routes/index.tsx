@@ -1,0 +1,21 @@
+import { redirect } from "react-router";
+import { chooseEntryRedirect } from "#app/services/session/entry-redirect.server.ts";
+import { getUser } from "#app/services/session/guards.server.ts";
+import type { Route } from "./+types/index";
+
+// "/" has no page of its own (SPEC §2): it only decides where the visitor goes.
+export function loader({ request, context, params }: Route.LoaderArgs) {
+  const { location, setCookie } = chooseEntryRedirect({
+    url: new URL(request.url),
+    prefix: params.lang,
+    cookieHeader: request.headers.get("cookie"),
+    acceptLanguage: request.headers.get("accept-language"),
+    signedIn: getUser(context) !== null,
+  });
+  throw redirect(location, { headers: setCookie ? { "Set-Cookie": setCookie } : undefined });
+}
+
+// A component keeps this a page route, so "/xx" with an unknown prefix renders the 404 page.
+export default function Index() {
+  return null;
+}

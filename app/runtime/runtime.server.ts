@@ -1,0 +1,28 @@
+import { type Database, openDatabase } from "#app/db/database.server.ts";
+import { migrate } from "#app/db/migrate.server.ts";
+import type { Env } from "#app/utils/env.server.ts";
+import { createLogger, type Logger } from "#app/utils/logger.server.ts";
+
+export interface Runtime {
+  env: Env;
+  db: Database;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** Opens the database, applies migrations and returns the services shared by every request. */
+export async function startRuntime(env: Env, overrides: { db?: Database; logger?: Logger } = {}): Promise<Runtime> {
+  const logger = overrides.logger ?? createLogger(env.LOG_LEVEL);
+  const db = overrides.db ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.MURMUR_DATA_DIR }));
+  const applied = await migrate(db);
+  if (applied.length) logger.info({ applied }, "migrations applied");
+  logger.info({ database: db.kind }, "database ready");
+  return {
+    env,
+    db,
+    logger,
+    async close() {
+      await db.close();
+    },
+  };
+}

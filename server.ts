@@ -1,0 +1,110 @@
+// Murmur's HTTP server: security headers, request ids, logs, static files, the React Router
+// handler, and graceful shutdown. The application itself (runtime, database) comes from the
+// build so that one module graph serves every request.
+import fs from "node:fs";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import type { ServerBuild } from "react-router";
+import { createHttpLogger } from "./server/http-logger.ts";
+import { guardRequest } from "./server/request-guard.ts";
+import { requestIdentity } from "./server/request-identity.ts";
+import { securityHeaders } from "./server/security-headers.ts";
+import { installShutdown } from "./server/shutdown.ts";
+
+type AppEntry = typeof import("./app/entry.server.tsx");
+
+const MODE = process.env.NODE_ENV === "development" ? "development" : "production";
+const BUILD_PATH = path.resolve("build/server/index.js");
+
+async function main() {
+  let loadBuild: () => Promise<ServerBuild>;
+  let viteMiddleware: express.RequestHandler | null = null;
+  if (MODE === "development") {
+    const vite = await import("vite");
+    const devServer = await vite.createServer({ server: { middlewareMode: true } });
+    viteMiddleware = devServer.middlewares;
+    loadBuild = () => devServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  } else {
+    if (!fs.existsSync(BUILD_PATH)) {
+      console.error("No build found: run `npm run build` (npm start does this for you).");
+      process.exit(1);
+    }
+    const build = (await import(BUILD_PATH)) as ServerBuild;
+    loadBuild = async () => build;
+  }
+
+  const entry = (await loadBuild()).entry.module as unknown as AppEntry;
+  const env = entry.parseEnv(process.env);
+  const runtime = await entry.startRuntime(env);
+  const logger = runtime.logger;
+  await entry.initServerSentry({
+    dsn: env.SENTRY_DSN,
+    environment: env.SENTRY_ENVIRONMENT,
+    release: process.env.MURMUR_BUILD_ID ?? "local",
+    logger: (err, context) => logger.error({ err, ...context }, "unhandled server error"),
+  });
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.TRUST_PROXY);
+  app.use(requestIdentity());
+  app.use(createHttpLogger(logger));
+  app.use(guardRequest({ maxBodyBytes: env.MAX_BODY_BYTES }));
+  app.use(securityHeaders({ development: MODE === "development", sentryDsn: env.SENTRY_DSN }));
+  app.use(compression());
+
+  if (viteMiddleware) {
+    app.use(viteMiddleware);
+  } else {
+    // Hashed file names never change content: cache them for a year.
+    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static("build/client", { maxAge: "1h", index: false }));
+  }
+
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: () => loadBuild(),
+      mode: MODE,
+      getLoadContext: async (_req, res) => {
+        const current = (await loadBuild()).entry.module as unknown as AppEntry;
+        return current.createLoadContext(runtime, { requestId: res.locals.requestId, nonce: res.locals.nonce });
+      },
+    }),
+  );
+
+  // Last resort: never a stack trace to the client.
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 500;
+    if (status >= 500) logger.error({ err, requestId: res.locals.requestId }, "request failed");
+    if (res.headersSent) return res.end();
+    res.status(status >= 400 && status < 600 ? status : 500);
+    if (req.accepts(["json", "html"]) === "json") {
+      res.json({
+        code: status >= 500 ? "internal_error" : "bad_request",
+        message: status >= 500 ? "Internal Server Error" : "Bad Request",
+      });
+    } else {
+      res.type("text/plain").send(status >= 500 ? "Internal Server Error" : "Bad Request");
+    }
+  });
+
+  const server = app.listen(env.PORT, env.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : env.PORT;
+    logger.info({ port, mode: MODE, database: runtime.db.kind }, `Murmur listening on http://localhost:${port}`);
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 120_000;
+
+  process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled rejection"));
+  process.on("uncaughtException", (err) => logger.fatal({ err }, "uncaught exception"));
+  installShutdown({ server, logger, close: () => runtime.close() });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

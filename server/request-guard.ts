@@ -1,0 +1,68 @@
+import type { Request, RequestHandler, Response } from "express";
+import { rejectionMessage } from "./rejection-messages.ts";
+
+export const MAX_URL_LENGTH = 8192;
+// Audio uploads have their own, larger limit (enforced by their routes).
+const LARGE_BODY_ROUTES = [/^\/api\/visits\/[^/]+\/audio(\/|$)/];
+
+type Rejection = { status: number; code: "uri_too_long" | "malformed_url" | "payload_too_large" | "bad_request" };
+
+/**
+ * Turns requests no page could serve into clear 4xx answers before they reach the router:
+ * over-long URLs, bad percent-encoding or invalid UTF-8, path traversal, oversized bodies.
+ */
+export function guardRequest(options: { maxBodyBytes: number }): RequestHandler {
+  return (req, res, next) => {
+    const rejection = inspect(req, options.maxBodyBytes);
+    if (!rejection) return next();
+    res.setHeader("Connection", "close");
+    reject(req, res, rejection);
+  };
+}
+
+function inspect(req: Request, maxBodyBytes: number): Rejection | null {
+  const url = req.originalUrl;
+  if (url.length > MAX_URL_LENGTH) return { status: 414, code: "uri_too_long" };
+  const q = url.indexOf("?");
+  const rawPath = q === -1 ? url : url.slice(0, q);
+  let decodedPath: string;
+  try {
+    decodedPath = decodeURIComponent(rawPath);
+    if (q !== -1) {
+      for (const part of url.slice(q + 1).split(/[&;]/)) decodeURIComponent(part.replace(/\+/g, " "));
+    }
+  } catch {
+    return { status: 400, code: "malformed_url" };
+  }
+  if (/(^|[/\\])\.\.([/\\]|$)/.test(decodedPath) || decodedPath.includes("\0") || decodedPath.includes("\\")) {
+    return { status: 400, code: "malformed_url" };
+  }
+  const length = req.get("content-length");
+  if (length !== undefined) {
+    if (!/^\d{1,15}$/.test(length)) return { status: 400, code: "bad_request" };
+    if (Number(length) > maxBodyBytes && !LARGE_BODY_ROUTES.some((r) => r.test(rawPath))) {
+      return { status: 413, code: "payload_too_large" };
+    }
+  }
+  return null;
+}
+
+function reject(req: Request, res: Response, { status, code }: Rejection) {
+  const message = rejectionMessage(code, req.originalUrl.slice(0, 4), req.get("accept-language"));
+  const wantsJson =
+    req.originalUrl.startsWith("/api/") || req.originalUrl.startsWith("/auth/") || req.accepts(["html", "json"]) === "json";
+  res.status(status);
+  if (wantsJson) {
+    res.json({ code, message });
+    return;
+  }
+  res
+    .type("html")
+    .send(
+      `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${status} · Murmur AI Scribe</title></head><body><main><h1>${status}</h1><p>${escapeHtml(message)}</p><p><a href="/">Murmur AI Scribe</a></p></main></body></html>`,
+    );
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
