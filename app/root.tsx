@@ -17,7 +17,7 @@ import { NavigationFallbackBanner } from "#app/components/navigation-fallback-ba
 import { AppToaster } from "#app/components/toasts.tsx";
 import { VersionWatcher } from "#app/components/version-watcher.tsx";
 import { ensureLocaleLoaded } from "#app/i18n/client-messages.ts";
-import { localeFromPath } from "#app/i18n/config.ts";
+import { DEFAULT_LOCALE, isLocale, localeFromPath } from "#app/i18n/config.ts";
 import { getLocale, i18nextMiddleware } from "#app/middleware/i18next.server.ts";
 import { BUILD_ID } from "#app/runtime/build-info.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
@@ -35,8 +35,9 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { env } = context.get(runtimeContext);
+  const detected = getLocale(context);
   return data({
-    locale: getLocale(context),
+    locale: isLocale(detected) ? detected : DEFAULT_LOCALE,
     buildId: BUILD_ID,
     sentry: env.SENTRY_DSN ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT ?? null } : null,
   });

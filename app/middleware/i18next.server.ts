@@ -8,7 +8,7 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
   detection: {
     supportedLanguages: [...LOCALES],
     fallbackLanguage: DEFAULT_LOCALE,
-    findLocale: ({ request }) => localeFromPath(new URL(request.url).pathname),
+    findLocale: async ({ request }) => localeFromPath(new URL(request.url).pathname),
   },
   i18next: {
     resources,

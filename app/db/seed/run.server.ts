@@ -1,0 +1,19 @@
+import type { Database } from "../database.server.ts";
+
+/**
+ * A seeder loads demo data for one domain and must be idempotent (safe to run twice).
+ * Domains register theirs here as their tables arrive (accounts, organisations, visits…).
+ */
+export interface Seeder {
+  name: string;
+  run(db: Database): Promise<string>;
+}
+
+export const seeders: Seeder[] = [];
+
+export async function runSeeders(db: Database, list: Seeder[] = seeders): Promise<string[]> {
+  if (list.length === 0) return ["seed: no demo data is defined yet (it arrives with accounts and organisations)"];
+  const lines: string[] = [];
+  for (const seeder of list) lines.push(`${seeder.name}: ${await seeder.run(db)}`);
+  return lines;
+}
