@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// End-to-end suite: runs against the production build (`npx react-router build` first) served by
+// server.ts with a throw-away embedded database. The browser is the system Chromium.
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+
+// The config is evaluated by the runner and again by every worker; only the runner starts the
+// web server, so reuse one directory per run instead of leaving a new empty one per worker.
+process.env.E2E_MURMUR_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "murmur-e2e-"));
+const dataDir = process.env.E2E_MURMUR_DATA_DIR;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results",
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: !!process.env.CI,
+  reporter: "list",
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL,
+    browserName: "chromium",
+    headless: true,
+    locale: "en-US",
+    trace: "off",
+    screenshot: "off",
+    video: "off",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    command: "node server.ts",
+    url: `${baseURL}/readyz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      NODE_ENV: "production",
+      MURMUR_DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      LOG_LEVEL: "warn",
+    },
+  },
+});
