@@ -15,6 +15,7 @@ import { installShutdown } from "./server/shutdown.ts";
 
 type AppEntry = typeof import("./app/entry.server.tsx");
 
+// `npm run dev` also passes --conditions=development so server.ts and Vite load the same React Router copy.
 const MODE = process.env.NODE_ENV === "development" ? "development" : "production";
 const BUILD_PATH = path.resolve("build/server/index.js");
 

@@ -17,7 +17,7 @@ export type PageJs = {
   page: string;
   files: AssetSize[];
   totals: { rawBytes: number; gzip9Bytes: number; transferBytes: number };
-  /** Chunks reachable only through dynamic import() from the counted files: loaded on demand, not counted. */
+  /** Chunks reachable only through a dynamic import() (directly or further down): loaded on demand, not counted. */
   lazy: { path: string; from: string; gzip9Bytes: number }[];
 };
 
@@ -83,11 +83,24 @@ export async function measurePageJs(baseUrl: string, page: string): Promise<Page
     }
   }
 
+  // Follow the on-demand chunks too (static and dynamic imports alike), so a heavy library behind
+  // an import() shows up by name instead of hiding behind a small loader chunk.
   const lazy: PageJs["lazy"] = [];
-  for (const [path, from] of lazyRefs) {
-    if (seen.has(path)) continue;
-    const { size } = await measureAsset(new URL(path, baseUrl).href, path, `import() in ${from}`);
+  const lazyQueue = [...lazyRefs].filter(([path]) => !seen.has(path));
+  for (const [path] of lazyQueue) seen.add(path);
+  for (let item = lazyQueue.shift(); item; item = lazyQueue.shift()) {
+    const [path, from] = item;
+    const fileUrl = new URL(path, baseUrl);
+    const { size, body } = await measureAsset(fileUrl.href, path, `import() in ${from}`);
     lazy.push({ path, from, gzip9Bytes: size.gzip9Bytes });
+    const source = body.toString("utf8");
+    for (const [, specifier = ""] of [...source.matchAll(STATIC_IMPORT), ...source.matchAll(DYNAMIC_IMPORT)]) {
+      const next = assetPath(specifier, fileUrl);
+      if (next && !seen.has(next)) {
+        seen.add(next);
+        lazyQueue.push([next, path.slice(ASSETS_PREFIX.length)]);
+      }
+    }
   }
 
   files.sort((a, b) => b.gzip9Bytes - a.gzip9Bytes);

@@ -38,10 +38,11 @@ async function main(): Promise<number> {
 
   console.log("Starting the production server…");
   const server = await startServer(PROJECT_DIR);
-  // Ctrl-C must not leave a server (and its temp data dir) behind.
+  // Ctrl-C must not leave a server (and its temp data dir) behind. Load is still running, so a
+  // graceful shutdown would wait out the server's whole grace period: cut it short.
   const onSignal = (signal: NodeJS.Signals) => {
     console.error(`\n${signal}: stopping the server…`);
-    void server.stop().finally(() => process.exit(130));
+    void server.stop(1_000).finally(() => process.exit(130));
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
@@ -63,9 +64,15 @@ async function bench(server: RunningServer, duration: number): Promise<number> {
     cpuModel: cpus[0]?.model.trim() ?? "unknown",
     cpuCount: cpus.length,
     totalMemoryGiB: Math.round(os.totalmem() / KIB ** 3),
+    loadAverage1m: os.loadavg()[0] ?? 0,
   };
   console.log(`\nNode ${machine.node} on ${machine.platform}`);
   console.log(`CPU: ${machine.cpuModel} × ${machine.cpuCount}, ${machine.totalMemoryGiB} GiB RAM`);
+  console.log(`Load average (1 min) before the run: ${machine.loadAverage1m.toFixed(2)}`);
+  // The server and autocannon share this machine; anything else running skews latency badly.
+  if (machine.loadAverage1m > machine.cpuCount / 2) {
+    console.log("WARNING: the machine is already busy; latency numbers will be pessimistic and noisy.");
+  }
   console.log(`Build: ${build.id} (built ${build.timestamp})`);
   console.log(`Server: ${server.baseUrl}`);
 

@@ -12,7 +12,8 @@ const LOG_TAIL_BYTES = 16_384;
 
 export type RunningServer = {
   baseUrl: string;
-  stop: () => Promise<void>;
+  /** SIGTERM, then SIGKILL if the server has not exited after `graceMs`. */
+  stop: (graceMs?: number) => Promise<void>;
 };
 
 /** Asks the OS for a port that is free right now (a tiny race with other processes is acceptable). */
@@ -79,10 +80,10 @@ export async function startServer(projectDir: string): Promise<RunningServer> {
   process.once("exit", killOnExit);
 
   let stopped = false;
-  const stop = async () => {
+  const stop = async (graceMs = STOP_TIMEOUT_MS) => {
     if (stopped) return;
     stopped = true;
-    await terminate(child);
+    await terminate(child, graceMs);
     process.off("exit", killOnExit);
     cleanUp();
   };
@@ -116,11 +117,11 @@ async function waitUntilReady(baseUrl: string, child: ChildProcess): Promise<voi
   throw new Error(`server not ready: GET /readyz did not return 200 within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-async function terminate(child: ChildProcess): Promise<void> {
+async function terminate(child: ChildProcess, graceMs: number): Promise<void> {
   if (!isRunning(child)) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
   await exited;
   clearTimeout(timer);
 }
