@@ -10,7 +10,12 @@ const baseURL = `http://127.0.0.1:${port}`;
 
 // The config is evaluated by the runner and again by every worker; only the runner starts the
 // web server, so reuse one directory per run instead of leaving a new empty one per worker.
-process.env.E2E_MURMUR_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "murmur-e2e-"));
+if (!process.env.E2E_MURMUR_DATA_DIR) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "murmur-e2e-"));
+  process.env.E2E_MURMUR_DATA_DIR = dir;
+  // The runner exits after stopping the web server: drop the throw-away database with it.
+  process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+}
 const dataDir = process.env.E2E_MURMUR_DATA_DIR;
 
 export default defineConfig({
@@ -49,7 +54,8 @@ export default defineConfig({
     url: `${baseURL}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: "pipe",
+    // The server logs every 4xx at warn level; set E2E_SERVER_LOGS=1 to see them.
+    stdout: process.env.E2E_SERVER_LOGS ? "pipe" : "ignore",
     stderr: "pipe",
     env: {
       PORT: String(port),

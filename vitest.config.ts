@@ -2,7 +2,10 @@ import { defineConfig } from "vitest/config";
 
 // Loaders, services and the database run for real; the React Router Vite plugin is not needed here.
 export default defineConfig({
-  define: { __MURMUR_BUILD_ID__: JSON.stringify("test-build"), __MURMUR_BUILD_TIME__: JSON.stringify("2026-01-01T00:00:00.000Z") },
+  define: {
+    __MURMUR_BUILD_ID__: JSON.stringify("test-build"),
+    __MURMUR_BUILD_TIME__: JSON.stringify("2026-01-01T00:00:00.000Z"),
+  },
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/db/**/*.test.ts", "app/**/*.test.ts"],
     environment: "node",

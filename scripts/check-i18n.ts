@@ -17,7 +17,10 @@ function flatten(value: unknown, prefix: string, out: Flat): Flat {
 }
 
 function placeholders(text: string): string {
-  return [...text.matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)].map((m) => m[1]).sort().join(",");
+  return [...text.matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(",");
 }
 
 const problems: string[] = [];

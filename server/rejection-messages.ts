@@ -6,8 +6,13 @@ const MESSAGES = { en: en.http, fr: fr.http, es: es.http };
 type Code = keyof typeof en.http;
 
 /** The translated text for a request rejected before routing: URL prefix first, then Accept-Language. */
-export function rejectionMessage(code: Code, pathStart: string, acceptLanguage: string | undefined): string {
+export function rejectionMessage(
+  code: Code,
+  pathStart: string,
+  acceptLanguage: string | undefined,
+): { message: string; lang: "en" | "fr" | "es" } {
   const fromPath = /^\/(fr|es)(\/|$|\?)/.exec(pathStart)?.[1] as "fr" | "es" | undefined;
   const fromHeader = acceptLanguage?.match(/^\s*(fr|es)\b/i)?.[1]?.toLowerCase() as "fr" | "es" | undefined;
-  return MESSAGES[fromPath ?? fromHeader ?? "en"][code];
+  const lang = fromPath ?? fromHeader ?? "en";
+  return { message: MESSAGES[lang][code], lang };
 }

@@ -15,7 +15,9 @@ export function guardRequest(options: { maxBodyBytes: number }): RequestHandler 
   return (req, res, next) => {
     const rejection = inspect(req, options.maxBodyBytes);
     if (!rejection) return next();
+    // Drain what the client is still sending so it can read the answer, then close the connection.
     res.setHeader("Connection", "close");
+    req.resume();
     reject(req, res, rejection);
   };
 }
@@ -48,7 +50,7 @@ function inspect(req: Request, maxBodyBytes: number): Rejection | null {
 }
 
 function reject(req: Request, res: Response, { status, code }: Rejection) {
-  const message = rejectionMessage(code, req.originalUrl.slice(0, 4), req.get("accept-language"));
+  const { message, lang } = rejectionMessage(code, req.originalUrl.slice(0, 4), req.get("accept-language"));
   const wantsJson =
     req.originalUrl.startsWith("/api/") || req.originalUrl.startsWith("/auth/") || req.accepts(["html", "json"]) === "json";
   res.status(status);
@@ -59,7 +61,7 @@ function reject(req: Request, res: Response, { status, code }: Rejection) {
   res
     .type("html")
     .send(
-      `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${status} · Murmur AI Scribe</title></head><body><main><h1>${status}</h1><p>${escapeHtml(message)}</p><p><a href="/">Murmur AI Scribe</a></p></main></body></html>`,
+      `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${status} · Murmur AI Scribe</title></head><body><main><h1>${status}</h1><p>${escapeHtml(message)}</p><p><a href="/">Murmur AI Scribe</a></p></main></body></html>`,
     );
 }
 

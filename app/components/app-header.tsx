@@ -38,7 +38,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
         <LanguageSwitcher />
         <details className="dropdown user-menu">
           <summary aria-label={t("userMenu.label")}>{user.email}</summary>
-          <ul dir="rtl">
+          <ul>
             <li>
               <NavLink to={to("/settings")}>{t("nav.settings")}</NavLink>
             </li>

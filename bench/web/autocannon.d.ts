@@ -42,10 +42,7 @@ declare module "autocannon" {
 
   interface Instance extends EventEmitter, PromiseLike<Result> {
     /** `resBytes` counts the whole response on the wire (headers + body); `responseTime` is in ms. */
-    on(
-      event: "response",
-      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
-    ): this;
+    on(event: "response", listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
     on(event: string, listener: (...args: unknown[]) => void): this;
   }
 

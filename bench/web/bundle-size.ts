@@ -25,9 +25,10 @@ const ASSETS_PREFIX = "/assets/";
 
 // Rolldown emits minified ESM: `import{a as b}from"./x.js"`, `import"./x.js"`, `export{c}from"./x.js"`.
 // The clause may only contain identifiers, braces, commas, `*` and whitespace, which is what keeps
-// `import(` (dynamic) and `import.meta` from matching.
-const STATIC_IMPORT = /(?:^|[^\w$.])(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["']([^"'\n]+)["']/g;
-const DYNAMIC_IMPORT = /(?:^|[^\w$.])import\(\s*["'`]([^"'`$\n]+)["'`]\s*\)/g;
+// `import(` (dynamic) and `import.meta` from matching; requiring a path-like specifier keeps the
+// word "import" inside ordinary strings from matching.
+const STATIC_IMPORT = /(?:^|[^\w$.])(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["']((?:\.{1,2})?\/[^"'\n]+)["']/g;
+const DYNAMIC_IMPORT = /(?:^|[^\w$.])import\(\s*["'`]((?:\.{1,2})?\/[^"'`$\n]+)["'`]\s*\)/g;
 const SCRIPT_TAG = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
 const LINK_TAG = /<link\b([^>]*)>/gi;
 const ATTRIBUTE = /([\w:-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
@@ -106,7 +107,12 @@ export async function measurePageJs(baseUrl: string, page: string): Promise<Page
   files.sort((a, b) => b.gzip9Bytes - a.gzip9Bytes);
   lazy.sort((a, b) => b.gzip9Bytes - a.gzip9Bytes);
   const sum = (key: "rawBytes" | "gzip9Bytes" | "transferBytes") => files.reduce((total, f) => total + f[key], 0);
-  return { page, files, totals: { rawBytes: sum("rawBytes"), gzip9Bytes: sum("gzip9Bytes"), transferBytes: sum("transferBytes") }, lazy };
+  return {
+    page,
+    files,
+    totals: { rawBytes: sum("rawBytes"), gzip9Bytes: sum("gzip9Bytes"), transferBytes: sum("transferBytes") },
+    lazy,
+  };
 }
 
 /** Fetches one file as a browser would (gzip accepted) and sizes it both ways. */

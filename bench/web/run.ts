@@ -22,14 +22,12 @@ const WARMUP_REQUESTS = 50;
 const JS_BUDGET_BYTES = 150_000; // 150 KB, decimal: compared in bytes
 const P95_BUDGET_MS = 50;
 
-class RunError extends Error {}
-
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: { "no-build": { type: "boolean", default: false }, duration: { type: "string", default: "10" } },
   });
   const duration = Number(values.duration);
-  if (!Number.isFinite(duration) || duration <= 0) throw new RunError(`--duration must be a positive number of seconds`);
+  if (!Number.isFinite(duration) || duration <= 0) throw new Error("--duration must be a positive number of seconds");
 
   if (!values["no-build"]) {
     console.log("Building the app (npx react-router build)…");
@@ -37,25 +35,17 @@ async function main(): Promise<number> {
   }
 
   console.log("Starting the production server…");
+  // startServer() also stops the server on SIGINT/SIGTERM and at process exit.
   const server = await startServer(PROJECT_DIR);
-  // Ctrl-C must not leave a server (and its temp data dir) behind. Load is still running, so a
-  // graceful shutdown would wait out the server's whole grace period: cut it short.
-  const onSignal = (signal: NodeJS.Signals) => {
-    console.error(`\n${signal}: stopping the server…`);
-    void server.stop(1_000).finally(() => process.exit(130));
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
   try {
     return await bench(server, duration);
   } finally {
     await server.stop();
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
   }
 }
 
 async function bench(server: RunningServer, duration: number): Promise<number> {
+  const startedAt = new Date();
   const build = await getJson<{ id: string; timestamp: string }>(`${server.baseUrl}/builds/latest.json`);
   const cpus = os.cpus();
   const machine = {
@@ -122,7 +112,6 @@ async function bench(server: RunningServer, duration: number): Promise<number> {
   console.log(budgetTable(budgets));
 
   const broken = load.filter((r) => r.non2xx > 0 || r.errors > 0 || r.timeouts > 0);
-  const startedAt = new Date();
   const report = {
     timestamp: startedAt.toISOString(),
     machine,
@@ -154,7 +143,11 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(`\nERROR: ${error instanceof Error ? error.message : String(error)}`);
-    if (!(error instanceof RunError) && error instanceof Error && error.stack) console.error(error.stack);
+    // Plain Errors and bad arguments are expected failures with a clear message; anything else is a bug here.
+    const expected =
+      error instanceof Error &&
+      (error.constructor === Error || String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS"));
+    if (!expected && error instanceof Error) console.error(error.stack);
     process.exit(1);
   },
 );

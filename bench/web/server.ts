@@ -72,12 +72,20 @@ export async function startServer(projectDir: string): Promise<RunningServer> {
   child.stderr?.on("data", keep);
 
   const cleanUp = () => fs.rmSync(dataDir, { recursive: true, force: true });
-  // Last resort if this process dies without running stop(): never leave a server behind.
+  // Last resort if this process exits without running stop(): never leave a server behind.
   const killOnExit = () => {
     if (isRunning(child)) child.kill("SIGKILL");
     cleanUp();
   };
+  // Ctrl-C may come at any point from here on, even before the server is ready. Load may still be
+  // running, and a graceful shutdown would wait out the server's whole grace period: cut it short.
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: stopping the server…`);
+    void stop(1_000).finally(() => process.exit(130));
+  };
   process.once("exit", killOnExit);
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
 
   let stopped = false;
   const stop = async (graceMs = STOP_TIMEOUT_MS) => {
@@ -85,6 +93,8 @@ export async function startServer(projectDir: string): Promise<RunningServer> {
     stopped = true;
     await terminate(child, graceMs);
     process.off("exit", killOnExit);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     cleanUp();
   };
 

@@ -45,8 +45,10 @@ describeEachDatabase("row-level security through withActor", (target) => {
     const { rows } = await sql<{ rolsuper: boolean; rolbypassrls: boolean }>`
       select rolsuper, rolbypassrls from pg_roles where rolname = 'murmur_app'`.execute(db.kysely);
     expect(rows).toEqual([{ rolsuper: false, rolbypassrls: false }]);
-    const who = await withActor(db, { userId: userA, orgId: orgA }, async (trx) =>
-      (await sql<{ u: string }>`select current_user as u`.execute(trx)).rows[0]?.u,
+    const who = await withActor(
+      db,
+      { userId: userA, orgId: orgA },
+      async (trx) => (await sql<{ u: string }>`select current_user as u`.execute(trx)).rows[0]?.u,
     );
     expect(who).toBe("murmur_app");
   });
@@ -94,8 +96,10 @@ describeEachDatabase("row-level security through withActor", (target) => {
   });
 
   it("the actor's user id is readable by policies", async () => {
-    const uid = await withActor(db, { userId: userA, orgId: orgA }, async (trx) =>
-      (await sql<{ uid: string }>`select app.current_user_id() as uid`.execute(trx)).rows[0]?.uid,
+    const uid = await withActor(
+      db,
+      { userId: userA, orgId: orgA },
+      async (trx) => (await sql<{ uid: string }>`select app.current_user_id() as uid`.execute(trx)).rows[0]?.uid,
     );
     expect(uid).toBe(userA);
   });

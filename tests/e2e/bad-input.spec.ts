@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { decodeHtml, expectClientError, t } from "./helpers.ts";
+import { decodeHtml, expectClientError, rawRequest, t } from "./helpers.ts";
 
 // Requests no page can serve: always a clear 4xx, never a 500 or a stack trace.
 const BAD_URLS: { name: string; url: string; status: number }[] = [
@@ -26,14 +26,16 @@ test("a 3,000-character path renders the not-found page", async ({ request }) =>
   expect(decodeHtml(await response.text())).toContain(`Page not found: ${path}`);
 });
 
-test("a 5 MB body is refused with 413", async ({ request }) => {
-  const response = await request.post("/login", {
-    data: Buffer.alloc(5 * 1024 * 1024, 0x61),
+test("a 5 MB body is refused with 413", async ({ baseURL }) => {
+  const response = await rawRequest(baseURL ?? "", {
+    method: "POST",
+    path: "/login",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    maxRedirects: 0,
+    body: Buffer.alloc(5 * 1024 * 1024, 0x61),
+    headersFirstMs: 1000,
   });
   await expectClientError(response, 413);
-  expect(response.headers()["content-type"]).toMatch(/application\/json|text\/html/);
+  expect(response.headers["content-type"]).toMatch(/application\/json|text\/html/);
 });
 
 test("malformed JSON posted to /api/ping is a 4xx", async ({ request }) => {

@@ -14,9 +14,7 @@ test("the navigation fallback banner is present but hidden", async ({ page }) =>
 
 test("a recording toast appears and closes itself", async ({ page }) => {
   await page.evaluate(() =>
-    window.dispatchEvent(
-      new CustomEvent("murmur:recording-toast", { detail: { message: "Recording saved", duration: 1500 } }),
-    ),
+    window.dispatchEvent(new CustomEvent("murmur:recording-toast", { detail: { message: "Recording saved", duration: 1500 } })),
   );
   const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Recording saved" });
   await expect(toast).toBeVisible();

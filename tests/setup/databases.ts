@@ -22,7 +22,13 @@ export async function createPgliteTestDatabase(): Promise<Database> {
   const clone = (await (await migratedBase()).clone()) as PGlite;
   const db = await openDatabase({ pglite: clone });
   const close = db.close;
-  return { ...db, close: async () => { await close(); await clone.close(); } };
+  return {
+    ...db,
+    close: async () => {
+      await close();
+      await clone.close();
+    },
+  };
 }
 
 /** The server PostgreSQL named by DATABASE_URL, migrated. Tests there must use unique names. */

@@ -30,7 +30,15 @@ const user = { id: "6f1c1e2a-4d7b-4b8e-9a51-2f0a3d6c9e10", email: "ana@example.t
 describe("signed-in app header", () => {
   it("lists the seven sections in the page's language, with localized links", async () => {
     const html = await render("/fr/dashboard", createElement(AppHeader, { user }));
-    for (const label of ["Tableau de bord", "Transcription", "Codage", "Questions sur les dossiers", "Charting parodontal", "Modèles personnalisés", "Paramètres"]) {
+    for (const label of [
+      "Tableau de bord",
+      "Transcription",
+      "Codage",
+      "Questions sur les dossiers",
+      "Charting parodontal",
+      "Modèles personnalisés",
+      "Paramètres",
+    ]) {
       expect(html).toContain(label);
     }
     expect(html).toContain('href="/fr/periodontal-chart"');
@@ -50,6 +58,7 @@ describe("navigation fallback banner (SPEC §2)", () => {
     const html = await render("/es/login", createElement(NavigationFallbackBanner));
     expect(html).toMatch(/<div[^>]*hidden=""[^>]*data-testid="navigation-fallback"/);
     expect(html).toContain("Se detectaron problemas de navegación");
-    for (const path of ["/es/dashboard", "/es/transcribing", "/es/coding", "/es/settings"]) expect(html).toContain(`href="${path}"`);
+    for (const path of ["/es/dashboard", "/es/transcribing", "/es/coding", "/es/settings"])
+      expect(html).toContain(`href="${path}"`);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { createErrorStore } from "#app/utils/error-store.ts";
 import { EnvError, parseEnv } from "#app/utils/env.server.ts";
+import { createErrorStore } from "#app/utils/error-store.ts";
 
 describe("environment", () => {
   it("has embedded defaults", () => {

@@ -12,7 +12,12 @@ import { createPgliteTestDatabase } from "#tests/setup/databases.ts";
 // Loaders are called the way React Router calls them; the extra args are not read by these routes.
 type AnyArgs = Parameters<typeof messages>[0];
 const args = (url: string, extra: Partial<AnyArgs> = {}) =>
-  ({ request: new Request(`http://murmur.test${url}`, extra.request), params: {}, context: createTestContext(), ...extra }) as AnyArgs;
+  ({
+    request: new Request(`http://murmur.test${url}`, extra.request),
+    params: {},
+    context: createTestContext(),
+    ...extra,
+  }) as AnyArgs;
 
 describe("GET /_i18n/{locale}/messages.json", () => {
   it("serves every namespace of a locale with an ETag, and 304 when unchanged", async () => {
@@ -62,14 +67,16 @@ describe("GET /_lang (language switcher)", () => {
     expect(res.headers.get("location")).toBe("/es");
   });
 
-  it.each(["lng=de", "lng=fr&redirectTo=%2F%2Fevil.example", "lng=fr&redirectTo=https%3A%2F%2Fevil.example", "lng=fr&redirectTo=%2F%5Cevil"])(
-    "rejects %s with a 400",
-    async (qs) => {
-      const res = await call(qs);
-      expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ code: "invalid_language_request" });
-    },
-  );
+  it.each([
+    "lng=de",
+    "lng=fr&redirectTo=%2F%2Fevil.example",
+    "lng=fr&redirectTo=https%3A%2F%2Fevil.example",
+    "lng=fr&redirectTo=%2F%5Cevil",
+  ])("rejects %s with a 400", async (qs) => {
+    const res = await call(qs);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "invalid_language_request" });
+  });
 });
 
 describe("health, version and ping", () => {

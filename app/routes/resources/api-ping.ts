@@ -2,3 +2,5 @@
 export function loader() {
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 }
+
+export { action } from "./method-not-allowed.ts";

@@ -4,3 +4,5 @@ import { BUILD_ID, BUILD_TIME } from "#app/runtime/build-info.ts";
 export function loader() {
   return Response.json({ id: BUILD_ID, timestamp: BUILD_TIME }, { headers: { "Cache-Control": "no-store" } });
 }
+
+export { action } from "./method-not-allowed.ts";

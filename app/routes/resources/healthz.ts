@@ -4,3 +4,5 @@ import { BUILD_ID } from "#app/runtime/build-info.ts";
 export function loader() {
   return Response.json({ status: "ok", build: BUILD_ID }, { headers: { "Cache-Control": "no-store" } });
 }
+
+export { action } from "./method-not-allowed.ts";

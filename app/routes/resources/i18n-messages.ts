@@ -16,3 +16,5 @@ export function loader({ params, request }: Route.LoaderArgs) {
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   return new Response(body, { headers });
 }
+
+export { action } from "./method-not-allowed.ts";

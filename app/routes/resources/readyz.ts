@@ -10,3 +10,5 @@ export async function loader({ context }: Route.LoaderArgs) {
     { status: ok ? 200 : 503, headers: { "Cache-Control": "no-store" } },
   );
 }
+
+export { action } from "./method-not-allowed.ts";

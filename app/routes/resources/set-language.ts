@@ -25,3 +25,5 @@ export function loader({ request }: Route.LoaderArgs) {
   const target = redirectTo && localeFromPath(redirectTo) === lng ? redirectTo : lng === "en" ? "/" : `/${lng}`;
   throw redirect(target, { headers: { "Set-Cookie": localeCookieHeader(lng) } });
 }
+
+export { action } from "./method-not-allowed.ts";

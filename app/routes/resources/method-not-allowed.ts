@@ -1,0 +1,9 @@
+/** The answer of a read-only resource route to any other method: 405 with a stable code. */
+export function methodNotAllowed(allow = "GET, HEAD"): Response {
+  return Response.json(
+    { code: "method_not_allowed", message: "Method Not Allowed" },
+    { status: 405, headers: { Allow: allow, "Cache-Control": "no-store" } },
+  );
+}
+
+export const action = () => methodNotAllowed();
