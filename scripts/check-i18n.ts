@@ -9,8 +9,9 @@ const ROOT = path.resolve(import.meta.dirname, "../locales");
 type Flat = Map<string, string>;
 
 function flatten(value: unknown, prefix: string, out: Flat): Flat {
-  if (Array.isArray(value)) value.forEach((v, i) => flatten(v, `${prefix}[${i}]`, out));
-  else if (value && typeof value === "object") {
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) flatten(v, `${prefix}[${i}]`, out);
+  } else if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
   } else out.set(prefix, String(value));
   return out;
