@@ -69,9 +69,13 @@ async function main() {
     createRequestHandler({
       build: () => loadBuild(),
       mode: MODE,
-      getLoadContext: async (_req, res) => {
+      getLoadContext: async (req, res) => {
         const current = (await loadBuild()).entry.module as unknown as AppEntry;
-        return current.createLoadContext(runtime, { requestId: res.locals.requestId, nonce: res.locals.nonce });
+        return current.createLoadContext(runtime, {
+          requestId: res.locals.requestId,
+          nonce: res.locals.nonce,
+          clientIp: req.ip ?? "unknown",
+        });
       },
     }),
   );

@@ -9,6 +9,7 @@ export default [
   route("builds/latest.json", "routes/resources/builds-latest.ts"),
   route("_i18n/:locale/messages.json", "routes/resources/i18n-messages.ts"),
   route("_lang", "routes/resources/set-language.ts"),
+  route("auth/v1/*", "routes/resources/auth-api.ts"),
 
   route(":lang?", "routes/locale.tsx", [
     index("routes/index.tsx"),

@@ -8,5 +8,7 @@ export const runtimeContext = createContext<Runtime>();
 export interface RequestInfo {
   requestId: string;
   nonce: string;
+  /** The client's address (X-Forwarded-For is believed only with TRUST_PROXY). */
+  clientIp: string;
 }
-export const requestInfoContext = createContext<RequestInfo>({ requestId: "none", nonce: "" });
+export const requestInfoContext = createContext<RequestInfo>({ requestId: "none", nonce: "", clientIp: "unknown" });

@@ -1,5 +1,6 @@
 import { type Database, openDatabase } from "#app/db/database.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
+import { type AuthRuntime, startAuthRuntime } from "#app/services/auth/auth-runtime.server.ts";
 import type { Env } from "#app/utils/env.server.ts";
 import { createLogger, type Logger } from "#app/utils/logger.server.ts";
 
@@ -7,6 +8,7 @@ export interface Runtime {
   env: Env;
   db: Database;
   logger: Logger;
+  auth: AuthRuntime;
   close(): Promise<void>;
 }
 
@@ -17,10 +19,12 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
   const applied = await migrate(db);
   if (applied.length) logger.info({ applied }, "migrations applied");
   logger.info({ database: db.kind }, "database ready");
+  const auth = await startAuthRuntime(env, db, logger);
   return {
     env,
     db,
     logger,
+    auth,
     async close() {
       await db.close();
     },

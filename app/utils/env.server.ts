@@ -18,6 +18,31 @@ export const EnvSchema = z.object({
   SENTRY_DSN: optionalUrl,
   SENTRY_ENVIRONMENT: optionalString,
   ORG_BOOTSTRAP_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(5000),
+  /** Public address of this deployment (links in emails, redirect checks). Defaults to http://localhost:PORT. */
+  SITE_URL: optionalUrl,
+  /** Hosted Supabase project: when set, auth goes there instead of the embedded /auth/v1. */
+  SUPABASE_URL: optionalUrl,
+  SUPABASE_ANON_KEY: optionalString,
+  SUPABASE_SERVICE_ROLE_KEY: optionalString,
+  /** Extra allowed redirect URLs for auth emails, comma-separated (GoTrue's URI_ALLOW_LIST); `*` and `**` globs. */
+  AUTH_ADDITIONAL_REDIRECT_URLS: z.string().default(""),
+  AUTH_EMAIL_AUTOCONFIRM: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  AUTH_JWT_EXPIRY: z.coerce.number().int().min(30).max(604_800).default(3600),
+  AUTH_DISABLE_SIGNUP: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  /** smtp://user:pass@host:port or smtps://…; without it emails stay in the outbox. */
+  SMTP_URL: optionalUrl,
+  SMTP_FROM: z.string().default("Murmur AI Scribe <no-reply@localhost>"),
+  /** Shows /dev/mailbox with every outgoing email and SMS. Never enable in production. */
+  MURMUR_DEV_MAILBOX: z
+    .enum(["0", "1"])
+    .default("0")
+    .transform((v) => v === "1"),
   /** Largest request body accepted outside upload routes, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
 });

@@ -1,0 +1,53 @@
+import type { AuthRuntime } from "../auth-runtime.server.ts";
+import { AuthApiError, errorResponse, errors } from "../errors.server.ts";
+import type { AuthCall, AuthRoute } from "./http.server.ts";
+import { routes } from "./routes.server.ts";
+
+export const AUTH_PREFIX = "/auth/v1";
+
+interface Compiled {
+  route: AuthRoute;
+  pattern: RegExp;
+  names: string[];
+}
+
+function compile(route: AuthRoute): Compiled {
+  const names: string[] = [];
+  const source = route.path.replace(/:([a-z_]+)/g, (_m, name: string) => {
+    names.push(name);
+    return "([^/]+)";
+  });
+  return { route, pattern: new RegExp(`^${source}/?$`), names };
+}
+
+const compiled = routes.map(compile);
+
+/**
+ * Answers a request under /auth/v1 the way GoTrue would: dispatches on method and path, turns
+ * thrown AuthApiErrors into GoTrue-shaped JSON, and never lets an unexpected error out as a stack.
+ */
+export async function handleAuthRequest(
+  request: Request,
+  auth: AuthRuntime,
+  client: { ip: string; userAgent: string | null },
+): Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname.startsWith(AUTH_PREFIX) ? url.pathname.slice(AUTH_PREFIX.length) || "/" : url.pathname;
+  const method = request.method.toUpperCase() === "HEAD" ? "GET" : request.method.toUpperCase();
+  try {
+    const candidates = compiled.filter((c) => c.pattern.test(path));
+    if (candidates.length === 0) throw errors.notFound();
+    const match = candidates.find((c) => c.route.method === method);
+    if (!match) throw errors.methodNotAllowed();
+    const values = match.pattern.exec(path)?.slice(1) ?? [];
+    const params = Object.fromEntries(match.names.map((n, i) => [n, decodeURIComponent(values[i] ?? "")]));
+    const call: AuthCall = { request, url, path, params, auth, ip: client.ip, userAgent: client.userAgent };
+    return await match.route.handler(call);
+  } catch (error) {
+    if (error instanceof AuthApiError) return errorResponse(error);
+    auth.logger.error({ err: error, path }, "auth API failure");
+    return errorResponse(
+      new AuthApiError(500, "unexpected_failure", "Unexpected failure, please check server logs for more information"),
+    );
+  }
+}

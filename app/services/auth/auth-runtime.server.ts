@@ -1,0 +1,26 @@
+import type { Database } from "#app/db/database.server.ts";
+import type { Env } from "#app/utils/env.server.ts";
+import type { Logger } from "#app/utils/logger.server.ts";
+import { type AuthConfig, authConfigFromEnv } from "./config.server.ts";
+import { type AuthKeys, ensureAuthKeys } from "./keys.server.ts";
+
+/** Everything the embedded auth API needs, created once at start-up. */
+export interface AuthRuntime {
+  config: AuthConfig;
+  keys: AuthKeys;
+  db: Database;
+  logger: Logger;
+}
+
+export async function startAuthRuntime(env: Env, db: Database, logger: Logger): Promise<AuthRuntime> {
+  const config = authConfigFromEnv(env);
+  const { keys, created } = await ensureAuthKeys(db, config.authUrl);
+  if (created) {
+    // Shown once, when generated: the operator copies them where needed (docs/auth.md).
+    logger.warn(
+      { anonKey: keys.anonKey, serviceRoleKey: keys.serviceRoleKey },
+      "auth keys generated: the anon key is public; keep the service-role key secret (it is not shown again)",
+    );
+  }
+  return { config, keys, db, logger };
+}

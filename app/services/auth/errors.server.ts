@@ -1,0 +1,73 @@
+/**
+ * An error answered the way GoTrue answers it, so supabase-js turns it into the same AuthApiError:
+ * the status, a stable `code` (GoTrue's error codes), and the message GoTrue uses.
+ */
+export class AuthApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly extra: Record<string, unknown>;
+
+  constructor(status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+  }
+}
+
+/** The API version supabase-js reads to trust `code` as the error code (2024-01-01 format). */
+export const API_VERSION = "2024-01-01";
+
+export function errorResponse(error: AuthApiError): Response {
+  return Response.json(
+    { code: error.code, error_code: error.code, msg: error.message, message: error.message, ...error.extra },
+    { status: error.status, headers: { "X-Supabase-Api-Version": API_VERSION, "Cache-Control": "no-store" } },
+  );
+}
+
+export const errors = {
+  badJson: () => new AuthApiError(400, "bad_json", "Could not parse request body as JSON"),
+  validation: (message: string) => new AuthApiError(400, "validation_failed", message),
+  invalidCredentials: () => new AuthApiError(400, "invalid_credentials", "Invalid login credentials"),
+  emailNotConfirmed: () => new AuthApiError(400, "email_not_confirmed", "Email not confirmed"),
+  userAlreadyExists: () => new AuthApiError(422, "user_already_exists", "User already registered"),
+  emailExists: () => new AuthApiError(422, "email_exists", "A user with this email address has already been registered"),
+  weakPassword: (reasons: string[], message: string) =>
+    new AuthApiError(422, "weak_password", message, { weak_password: { reasons } }),
+  samePassword: () => new AuthApiError(422, "same_password", "New password should be different from the old password."),
+  noAuthorization: () => new AuthApiError(401, "no_authorization", "This endpoint requires a valid Bearer token"),
+  badJwt: (detail = "invalid JWT") =>
+    new AuthApiError(403, "bad_jwt", `invalid JWT: unable to parse or verify signature, ${detail}`),
+  notAdmin: () => new AuthApiError(403, "not_admin", "User not allowed"),
+  sessionNotFound: () => new AuthApiError(403, "session_not_found", "Session from session_id claim in JWT does not exist"),
+  userNotFound: () => new AuthApiError(404, "user_not_found", "User not found"),
+  refreshTokenNotFound: () => new AuthApiError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found"),
+  refreshTokenAlreadyUsed: () => new AuthApiError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used"),
+  otpExpired: () => new AuthApiError(403, "otp_expired", "Token has expired or is invalid"),
+  flowStateNotFound: () => new AuthApiError(404, "flow_state_not_found", "invalid flow state, no valid flow state found"),
+  flowStateExpired: () => new AuthApiError(400, "flow_state_expired", "invalid flow state, flow state has expired"),
+  badCodeVerifier: () =>
+    new AuthApiError(400, "bad_code_verifier", "code challenge does not match previously saved code verifier"),
+  providerDisabled: (provider: string) =>
+    new AuthApiError(400, "provider_disabled", `Unsupported provider: provider ${provider} is not enabled`),
+  signupDisabled: () => new AuthApiError(422, "signup_disabled", "Signups not allowed for this instance"),
+  rateLimited: () => new AuthApiError(429, "over_request_rate_limit", "Request rate limit reached"),
+  emailRateLimited: () => new AuthApiError(429, "over_email_send_rate_limit", "Email rate limit exceeded"),
+  invalidEmail: (email: string) => new AuthApiError(400, "email_address_invalid", `Email address "${email}" is invalid`),
+  reauthNonceMissing: () => new AuthApiError(400, "reauthentication_needed", "Password update requires reauthentication"),
+  reauthNotValid: () => new AuthApiError(400, "reauthentication_not_valid", "Verification code is invalid"),
+  mfaFactorNotFound: () => new AuthApiError(404, "mfa_factor_not_found", "Factor not found"),
+  mfaVerificationFailed: () => new AuthApiError(422, "mfa_verification_failed", "Invalid TOTP code entered"),
+  mfaChallengeExpired: () =>
+    new AuthApiError(
+      422,
+      "mfa_challenge_expired",
+      "MFA challenge has expired, verify against another challenge or create a new challenge.",
+    ),
+  mfaNameConflict: (name: string) =>
+    new AuthApiError(422, "mfa_factor_name_conflict", `A factor with the friendly name "${name}" for this user already exists`),
+  insufficientAal: () => new AuthApiError(403, "insufficient_aal", "AAL2 required"),
+  notFound: () => new AuthApiError(404, "not_found", "Not Found"),
+  methodNotAllowed: () => new AuthApiError(405, "method_not_allowed", "Method Not Allowed"),
+  payloadTooLarge: () => new AuthApiError(413, "request_too_large", "Request body too large"),
+};
