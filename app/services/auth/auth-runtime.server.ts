@@ -10,6 +10,8 @@ export interface AuthRuntime {
   keys: AuthKeys;
   db: Database;
   logger: Logger;
+  /** Called after an email is queued, so the delivery worker sends it without waiting for its next tick. */
+  onOutbox?: () => void;
 }
 
 export async function startAuthRuntime(env: Env, db: Database, logger: Logger): Promise<AuthRuntime> {
