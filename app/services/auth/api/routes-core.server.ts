@@ -1,0 +1,3 @@
+import type { AuthRoute } from "./http.server.ts";
+
+export const coreRoutes: AuthRoute[] = [];
