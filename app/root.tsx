@@ -19,13 +19,14 @@ import { VersionWatcher } from "#app/components/version-watcher.tsx";
 import { ensureLocaleLoaded } from "#app/i18n/client-messages.ts";
 import { DEFAULT_LOCALE, isLocale, localeFromPath } from "#app/i18n/config.ts";
 import { getLocale, i18nextMiddleware } from "#app/middleware/i18next.server.ts";
+import { sessionMiddleware } from "#app/middleware/session.server.ts";
 import { BUILD_ID } from "#app/runtime/build-info.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
 import appCss from "#app/styles/app.css?url";
 import { useNonce } from "#app/utils/nonce.ts";
 import type { Route } from "./+types/root";
 
-export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, sessionMiddleware];
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: picoCss },

@@ -10,6 +10,8 @@ export default [
   route("_i18n/:locale/messages.json", "routes/resources/i18n-messages.ts"),
   route("_lang", "routes/resources/set-language.ts"),
   route("auth/v1/*", "routes/resources/auth-api.ts"),
+  route("api/public-config", "routes/resources/api-public-config.ts"),
+  route("api/auth/logout", "routes/resources/api-auth-logout.ts"),
 
   route(":lang?", "routes/locale.tsx", [
     index("routes/index.tsx"),

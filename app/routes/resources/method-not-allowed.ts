@@ -7,3 +7,6 @@ export function methodNotAllowed(allow = "GET, HEAD"): Response {
 }
 
 export const action = () => methodNotAllowed();
+
+/** For action-only resource routes: a GET is answered 405 with the method they accept. */
+export const loader = () => methodNotAllowed("POST");

@@ -6,11 +6,30 @@ export function getUser(context: Readonly<RouterContextProvider>): SessionUser |
   return context.get(userContext);
 }
 
-/** Sends an anonymous visitor to the sign-in page of their language, remembering where they were. */
+/**
+ * Sends an anonymous visitor to the sign-in page of their language, remembering where they were;
+ * a user with a second factor who has not used it yet goes to the code step (the app requires aal2).
+ */
 export function requireUser(context: Readonly<RouterContextProvider>, request: Request): SessionUser {
   const user = getUser(context);
-  if (user) return user;
+  if (user && !user.mfaRequired) return user;
   const url = new URL(request.url);
   const login = localizePath("/login", localeFromPath(url.pathname));
-  throw redirect(`${login}?${new URLSearchParams({ redirectTo: url.pathname + url.search })}`);
+  const query = new URLSearchParams({ redirectTo: url.pathname + url.search });
+  if (user?.mfaRequired) query.set("step", "mfa");
+  throw redirect(`${login}?${query}`);
+}
+
+/** Signed-in visitors have nothing to do on the sign-in pages: send them on. */
+export function requireAnonymous(context: Readonly<RouterContextProvider>, request: Request): void {
+  const user = getUser(context);
+  if (!user || user.mfaRequired) return;
+  const url = new URL(request.url);
+  throw redirect(safeRedirectTarget(url.searchParams.get("redirectTo"), localizePath("/dashboard", localeFromPath(url.pathname))));
+}
+
+/** A redirect target from the query string, only if it is a path on this site. */
+export function safeRedirectTarget(value: string | null, fallback: string): string {
+  if (value && /^\/(?![/\\])/.test(value) && value.length <= 2048) return value;
+  return fallback;
 }
