@@ -63,6 +63,9 @@ export default defineConfig({
       MURMUR_DATA_DIR: dataDir,
       DATABASE_URL: "",
       LOG_LEVEL: "warn",
+      // Email links must point at this server, and the journeys read them from the dev mailbox.
+      SITE_URL: baseURL,
+      MURMUR_DEV_MAILBOX: "1",
     },
   },
 });

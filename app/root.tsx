@@ -79,6 +79,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (sentry) void import("#app/utils/sentry.client.ts").then((m) => m.initClientSentry({ ...sentry, release: buildId }));
   }, [sentry, buildId]);
+  useEffect(() => {
+    // SPEC §4 browser sessions, started after hydration: the dynamic import keeps supabase-js out of the critical JS.
+    import("#app/services/auth-client/start.client.ts").then((m) => m.startAuthClient()).catch((e: unknown) => console.error(e));
+  }, []);
   return (
     <>
       <VersionWatcher />

@@ -10,6 +10,7 @@ export default [
   route("_i18n/:locale/messages.json", "routes/resources/i18n-messages.ts"),
   route("_lang", "routes/resources/set-language.ts"),
   route("auth/v1/*", "routes/resources/auth-api.ts"),
+  route("dev/mailbox.json", "routes/resources/dev-mailbox-json.ts"),
   route("api/public-config", "routes/resources/api-public-config.ts"),
   route("api/auth/logout", "routes/resources/api-auth-logout.ts"),
 
@@ -22,7 +23,10 @@ export default [
       route("reset-password", "routes/auth/reset-password.tsx"),
       route("update-password", "routes/auth/update-password.tsx"),
     ]),
+    route("auth/callback", "routes/auth/callback.tsx"),
+    route("logout", "routes/auth/logout.tsx"),
     route("pricing", "routes/pricing.tsx"),
+    route("dev/mailbox", "routes/dev/mailbox.tsx"),
     layout("routes/layouts/marketing.tsx", [
       route("product", "routes/marketing/product.tsx"),
       route("product/coding", "routes/marketing/product-coding.tsx"),

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { NavLink } from "react-router";
+import { Form, NavLink } from "react-router";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
+import { getAuthStore } from "#app/services/auth-client/use-auth-store.ts";
 import type { SessionUser } from "#app/services/session/user-context.ts";
 import { Brand } from "./brand.tsx";
 import { LanguageSwitcher } from "./language-switcher.tsx";
@@ -14,6 +15,17 @@ export const APP_NAV = [
   ["/custom-templates", "nav.customTemplates"],
   ["/settings", "nav.settings"],
 ] as const;
+
+/**
+ * With JavaScript, sign-out follows SPEC §4 (fast/full paths, local clean-up, server logout) in the
+ * browser store; without it, or before the store has started, the form posts to /logout.
+ */
+function signOutInBrowser(event: React.FormEvent<HTMLFormElement>) {
+  const store = getAuthStore();
+  if (!store) return;
+  event.preventDefault();
+  void store.signOut();
+}
 
 /** Signed-in header: main navigation (a disclosure menu on narrow screens), language, user menu. */
 export function AppHeader({ user }: { user: SessionUser }) {
@@ -41,6 +53,13 @@ export function AppHeader({ user }: { user: SessionUser }) {
           <ul>
             <li>
               <NavLink to={to("/settings")}>{t("nav.settings")}</NavLink>
+            </li>
+            <li>
+              <Form method="post" action={to("/logout")} className="sign-out-form" onSubmit={signOutInBrowser}>
+                <button type="submit" className="secondary outline" data-testid="sign-out">
+                  {t("userMenu.signOut")}
+                </button>
+              </Form>
             </li>
           </ul>
         </details>

@@ -2,22 +2,25 @@ import type { Resource } from "i18next";
 import enApp from "../../locales/en/app.json" with { type: "json" };
 import enAuth from "../../locales/en/auth.json" with { type: "json" };
 import enCommon from "../../locales/en/common.json" with { type: "json" };
+import enDev from "../../locales/en/dev.json" with { type: "json" };
 import enErrors from "../../locales/en/errors.json" with { type: "json" };
 import enMarketing from "../../locales/en/marketing.json" with { type: "json" };
 import esApp from "../../locales/es/app.json" with { type: "json" };
 import esAuth from "../../locales/es/auth.json" with { type: "json" };
 import esCommon from "../../locales/es/common.json" with { type: "json" };
+import esDev from "../../locales/es/dev.json" with { type: "json" };
 import esErrors from "../../locales/es/errors.json" with { type: "json" };
 import esMarketing from "../../locales/es/marketing.json" with { type: "json" };
 import frApp from "../../locales/fr/app.json" with { type: "json" };
 import frAuth from "../../locales/fr/auth.json" with { type: "json" };
 import frCommon from "../../locales/fr/common.json" with { type: "json" };
+import frDev from "../../locales/fr/dev.json" with { type: "json" };
 import frErrors from "../../locales/fr/errors.json" with { type: "json" };
 import frMarketing from "../../locales/fr/marketing.json" with { type: "json" };
 
 /** Every message in every language, held in memory by the server. */
 export const resources = {
-  en: { common: enCommon, marketing: enMarketing, auth: enAuth, app: enApp, errors: enErrors },
-  fr: { common: frCommon, marketing: frMarketing, auth: frAuth, app: frApp, errors: frErrors },
-  es: { common: esCommon, marketing: esMarketing, auth: esAuth, app: esApp, errors: esErrors },
+  en: { common: enCommon, marketing: enMarketing, auth: enAuth, app: enApp, errors: enErrors, dev: enDev },
+  fr: { common: frCommon, marketing: frMarketing, auth: frAuth, app: frApp, errors: frErrors, dev: frDev },
+  es: { common: esCommon, marketing: esMarketing, auth: esAuth, app: esApp, errors: esErrors, dev: esDev },
 } satisfies Resource;

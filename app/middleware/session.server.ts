@@ -5,7 +5,17 @@ import { applySessionCookies, createRequestSupabase } from "#app/services/sessio
 import { supabaseContext, userContext } from "#app/services/session/user-context.ts";
 
 // Machine endpoints never need the visitor's session; skipping them keeps them cheap.
-const SESSIONLESS = [/^\/api\/public-config$/, /^\/api\/auth\/logout$/, /^\/auth\/v1\//, /^\/_i18n\//, /^\/healthz$/, /^\/readyz$/, /^\/builds\//, /^\/api\/ping$/, /^\/_lang$/];
+const SESSIONLESS = [
+  /^\/api\/public-config$/,
+  /^\/api\/auth\/logout$/,
+  /^\/auth\/v1\//,
+  /^\/_i18n\//,
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/builds\//,
+  /^\/api\/ping$/,
+  /^\/_lang$/,
+];
 
 /**
  * Resolves who is signed in (SPEC §4, §9): one supabase-js server client per request reading the

@@ -1,12 +1,13 @@
 import { redirect } from "react-router";
 import { chooseEntryRedirect } from "#app/services/session/entry-redirect.server.ts";
 import { getUser } from "#app/services/session/guards.server.ts";
+import { pageUrl } from "#app/utils/page-url.ts";
 import type { Route } from "./+types/index";
 
 // "/" has no page of its own (SPEC §2): it only decides where the visitor goes.
 export function loader({ request, context, params }: Route.LoaderArgs) {
   const { location, setCookie } = chooseEntryRedirect({
-    url: new URL(request.url),
+    url: pageUrl(request),
     prefix: params.lang,
     cookieHeader: request.headers.get("cookie"),
     acceptLanguage: request.headers.get("accept-language"),

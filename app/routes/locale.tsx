@@ -1,5 +1,6 @@
 import { data, Outlet, redirect } from "react-router";
 import { DEFAULT_LOCALE, isLocale, stripLocale } from "#app/i18n/config.ts";
+import { pageUrl } from "#app/utils/page-url.ts";
 import type { Route } from "./+types/locale";
 
 /**
@@ -10,7 +11,7 @@ const localeGuard: Route.MiddlewareFunction = ({ request, params }) => {
   const lang = params.lang;
   if (lang === undefined) return;
   if (lang === DEFAULT_LOCALE) {
-    const url = new URL(request.url);
+    const url = pageUrl(request);
     throw redirect(stripLocale(url.pathname) + url.search, 301);
   }
   if (!isLocale(lang)) throw data({ kind: "unmatched" }, { status: 404 });

@@ -26,6 +26,7 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
     logger,
     auth,
     async close() {
+      await auth.close?.();
       await db.close();
     },
   };

@@ -41,17 +41,25 @@ export function buildApp(projectDir: string): Promise<void> {
   });
 }
 
+export type StartOptions = {
+  /** Extra environment for the server, e.g. TRUST_PROXY for a benchmark that varies X-Forwarded-For. */
+  env?: Record<string, string>;
+  /** Sees everything the server writes to stdout and stderr, e.g. to read a line from its log. */
+  onOutput?: (text: string) => void;
+};
+
 /**
  * Starts the production server exactly as deployed (node server.ts, NODE_ENV=production) against an
  * empty data directory, so earlier runs or a developer's ./data cannot change the numbers.
  */
-export async function startServer(projectDir: string): Promise<RunningServer> {
+export async function startServer(projectDir: string, options: StartOptions = {}): Promise<RunningServer> {
   const port = await findFreePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "murmur-bench-"));
   const child = spawn(process.execPath, ["server.ts"], {
     cwd: projectDir,
     env: {
       ...process.env,
+      ...options.env,
       PORT: String(port),
       // Loopback only: a benchmark has no reason to be reachable from the network.
       HOST,
@@ -66,7 +74,9 @@ export async function startServer(projectDir: string): Promise<RunningServer> {
   // The server's output would interleave with the report, so keep only a tail to show on failure.
   let logTail = "";
   const keep = (chunk: Buffer) => {
-    logTail = (logTail + chunk.toString("utf8")).slice(-LOG_TAIL_BYTES);
+    const text = chunk.toString("utf8");
+    logTail = (logTail + text).slice(-LOG_TAIL_BYTES);
+    options.onOutput?.(text);
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { MemoryRouter } from "react-router";
+import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import { AppHeader } from "#app/components/app-header.tsx";
 import { NavigationFallbackBanner } from "#app/components/navigation-fallback-banner.tsx";
@@ -17,7 +17,7 @@ async function render(path: string, element: React.ReactElement): Promise<string
       createElement(
         I18nextProvider,
         { i18n: getInstance(context) },
-        createElement(MemoryRouter, { initialEntries: [path] }, element),
+        createElement(createRoutesStub([{ path: "*", Component: () => element }]), { initialEntries: [path] }),
       ),
     );
     return new Response();

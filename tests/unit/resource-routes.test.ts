@@ -24,7 +24,7 @@ describe("GET /_i18n/{locale}/messages.json", () => {
     const res = await responseOf(() => messages(args("/_i18n/fr/messages.json", { params: { locale: "fr" } })));
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(body).sort()).toEqual(["app", "auth", "common", "errors", "marketing"]);
+    expect(Object.keys(body).sort()).toEqual(["app", "auth", "common", "dev", "errors", "marketing"]);
     expect((body.common?.nav as Record<string, string> | undefined)?.dashboard).toBe("Tableau de bord");
     const etag = res.headers.get("etag");
     expect(etag).toMatch(/^".+"$/);

@@ -1,13 +1,81 @@
 import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { AuthLinks } from "#app/components/auth-links.tsx";
+import { FormFailure } from "#app/components/form-failure.tsx";
+import { PasswordRules } from "#app/components/password-rules.tsx";
+import { localeFromPath, localizePath } from "#app/i18n/config.ts";
+import { changePassword, completeEmailLink } from "#app/services/session/account.server.ts";
+import { getUser } from "#app/services/session/guards.server.ts";
+import { supabaseContext } from "#app/services/session/user-context.ts";
+import { pageUrl } from "#app/utils/page-url.ts";
+import type { Route } from "./+types/update-password";
+import { UpdatePasswordSchema } from "./account-schemas.ts";
 
-export default function Page() {
+// SPEC §2: arrives with ?token=, or ?code=…&type=recovery, or after /auth/callback with a session.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrl(request);
+  const code = url.searchParams.get("code");
+  const token = url.searchParams.get("token");
+  if (code || token) {
+    const supabase = context.get(supabaseContext)?.supabase;
+    if (!supabase) throw new Error("session middleware missing");
+    const failure = await completeEmailLink(supabase, { code, tokenHash: token, type: token ? "recovery" : null });
+    if (failure) return { hasSession: false, linkFailure: failure };
+    throw redirect(url.pathname);
+  }
+  return { hasSession: getUser(context) !== null, linkFailure: null };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const url = pageUrl(request);
+  const parsed = UpdatePasswordSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    const mismatch = parsed.error.issues.some((i) => i.message === "mismatch");
+    return data({ failure: { code: mismatch ? "password_mismatch" : "invalid_input" } }, { status: 400 });
+  }
+  const supabase = context.get(supabaseContext)?.supabase;
+  if (!supabase || !getUser(context)) return data({ failure: { code: "otp_expired" } }, { status: 401 });
+  const failure = await changePassword(supabase, parsed.data.password);
+  if (failure) return data({ failure }, { status: 400 });
+  throw redirect(localizePath("/dashboard", localeFromPath(url.pathname)));
+}
+
+export default function UpdatePassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
+  const busy = useNavigation().state === "submitting";
+  if (!loaderData.hasSession) {
+    return (
+      <AuthCard page="updatePassword">
+        <FormFailure failure={loaderData.linkFailure ?? { code: "otp_expired" }} />
+        <AuthLinks show={["resetPassword", "login"]} />
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard page="updatePassword">
-      <p>{t("updatePassword.body")}</p>
-      <AuthLinks show={["login", "support"]} />
+      <FormFailure failure={actionData?.failure} />
+      <Form method="post">
+        <label>
+          {t("fields.newPassword")}
+          <input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            aria-describedby="password-rules"
+          />
+        </label>
+        <label>
+          {t("fields.confirmPassword")}
+          <input name="confirm" type="password" autoComplete="new-password" required minLength={8} />
+        </label>
+        <PasswordRules id="password-rules" />
+        <button type="submit" aria-busy={busy}>
+          {t("actions.savePassword")}
+        </button>
+      </Form>
     </AuthCard>
   );
 }

@@ -1,11 +1,12 @@
 import { Outlet, redirect } from "react-router";
 import { Brand } from "#app/components/brand.tsx";
 import { LanguageSwitcher } from "#app/components/language-switcher.tsx";
+import { pageUrl } from "#app/utils/page-url.ts";
 import type { Route } from "./+types/auth";
 
 // SPEC §2: on the auth pages a `stripe` query parameter (left by a checkout return) is removed.
 export function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+  const url = pageUrl(request);
   if (url.searchParams.has("stripe")) {
     url.searchParams.delete("stripe");
     throw redirect(url.pathname + url.search);

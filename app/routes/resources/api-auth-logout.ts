@@ -16,7 +16,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await revokeSession(target, bearerToken(request));
   const headers = new Headers({ "Cache-Control": "no-store" });
   for (const cookie of expiredSessionCookies()) headers.append("Set-Cookie", cookie);
-  const body = result.status === 401 ? { ok: false, code: "no_authorization", message: "Missing bearer token" } : { ok: result.ok };
+  const body =
+    result.status === 401 ? { ok: false, code: "no_authorization", message: "Missing bearer token" } : { ok: result.ok };
   const debug = url.searchParams.get("d") === "1" ? { upstreamStatus: result.upstreamStatus } : {};
   return Response.json({ ...body, ...debug }, { status: result.status, headers });
 }

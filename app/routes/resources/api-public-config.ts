@@ -8,7 +8,11 @@ export { action } from "./method-not-allowed.ts";
 
 // What the browser may know: where auth lives and the anon key. Never the service-role key.
 export function loader({ request, context }: Route.LoaderArgs) {
-  const target = resolveAuthTarget(context.get(runtimeContext), new URL(request.url).origin, context.get(requestInfoContext).clientIp);
+  const target = resolveAuthTarget(
+    context.get(runtimeContext),
+    new URL(request.url).origin,
+    context.get(requestInfoContext).clientIp,
+  );
   return Response.json(
     { supabaseUrl: target.url, supabaseAnonKey: target.anonKey, buildId: BUILD_ID, locales: LOCALES },
     { headers: { "Cache-Control": "no-store" } },

@@ -24,7 +24,8 @@ export type AuthAuditAction =
   | "mfa_verified"
   | "mfa_verification_failed"
   | "mfa_factor_deleted"
-  | "rate_limited";
+  | "rate_limited"
+  | "user_repeated_signup";
 
 /** Every auth event lands in auth.audit_log_entries (never the password, token or code). */
 export async function recordAuthEvent(

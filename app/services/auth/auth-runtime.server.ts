@@ -2,6 +2,7 @@ import type { Database } from "#app/db/database.server.ts";
 import type { Env } from "#app/utils/env.server.ts";
 import type { Logger } from "#app/utils/logger.server.ts";
 import { type AuthConfig, authConfigFromEnv } from "./config.server.ts";
+import { startEmailDelivery } from "./delivery.server.ts";
 import { type AuthKeys, ensureAuthKeys } from "./keys.server.ts";
 
 /** Everything the embedded auth API needs, created once at start-up. */
@@ -12,6 +13,8 @@ export interface AuthRuntime {
   logger: Logger;
   /** Called after an email is queued, so the delivery worker sends it without waiting for its next tick. */
   onOutbox?: () => void;
+  /** Stops background work (the SMTP delivery worker); the database stays open. */
+  close?: () => Promise<void>;
 }
 
 export async function startAuthRuntime(env: Env, db: Database, logger: Logger): Promise<AuthRuntime> {
@@ -24,5 +27,8 @@ export async function startAuthRuntime(env: Env, db: Database, logger: Logger): 
       "auth keys generated: the anon key is public; keep the service-role key secret (it is not shown again)",
     );
   }
-  return { config, keys, db, logger };
+  const runtime: AuthRuntime = { config, keys, db, logger };
+  const delivery = startEmailDelivery(runtime);
+  if (delivery) runtime.close = () => delivery.stop();
+  return runtime;
 }

@@ -71,3 +71,61 @@ export const errors = {
   methodNotAllowed: () => new AuthApiError(405, "method_not_allowed", "Method Not Allowed"),
   payloadTooLarge: () => new AuthApiError(413, "request_too_large", "Request body too large"),
 };
+
+/** Bearer-token errors beyond the basics above, worded as GoTrue's requireAuthentication. */
+export const bearerErrors = {
+  missingSub: () => new AuthApiError(403, "bad_jwt", "invalid claim: missing sub claim"),
+  userFromSubMissing: () => new AuthApiError(403, "user_not_found", "User from sub claim in JWT does not exist"),
+};
+
+/** MFA errors with GoTrue's codes, statuses and messages (internal/api/mfa.go). */
+export const mfaErrors = {
+  tooManyFactors: () =>
+    new AuthApiError(422, "too_many_enrolled_mfa_factors", "Maximum number of verified factors reached, unenroll to continue"),
+  verifiedPhoneExists: () =>
+    new AuthApiError(
+      422,
+      "mfa_verified_factor_exists",
+      "A verified phone factor already exists, unenroll the existing factor to continue",
+    ),
+  aalRequiredToEnroll: () => new AuthApiError(403, "insufficient_aal", "AAL2 required to enroll a new factor"),
+  aalRequiredToUnenroll: () => new AuthApiError(422, "insufficient_aal", "AAL2 required to unenroll verified factor"),
+  webauthnUnsupported: () => new AuthApiError(422, "mfa_webauthn_enroll_disabled", "MFA enroll is disabled for WebAuthn"),
+  challengeNotFound: () => new AuthApiError(422, "mfa_factor_not_found", "MFA factor with the provided challenge ID not found"),
+  ipAddressMismatch: () => new AuthApiError(422, "mfa_ip_address_mismatch", "Challenge and verify IP addresses mismatch."),
+  phoneVerificationFailed: () => new AuthApiError(422, "mfa_verification_failed", "Invalid MFA Phone code entered"),
+  smsRateLimited: (seconds: number) =>
+    new AuthApiError(
+      429,
+      "over_sms_send_rate_limit",
+      `For security purposes, you can only request this after ${seconds} seconds.`,
+    ),
+};
+
+/** Admin API errors with GoTrue's codes and messages (internal/api/admin.go). */
+export const adminErrors = {
+  userIdNotUuid: () => new AuthApiError(400, "validation_failed", "user_id must be an UUID"),
+  factorIdNotUuid: () => new AuthApiError(400, "validation_failed", "factor_id must be an UUID"),
+  emailOrPhoneRequired: () => new AuthApiError(400, "validation_failed", "Cannot create a user without either an email or phone"),
+  invalidPhoneFormat: () => new AuthApiError(400, "validation_failed", "Invalid phone number format (E.164 required)"),
+  phoneExists: () => new AuthApiError(422, "phone_exists", "Phone number already registered by another user"),
+  badPagination: (detail: string) => new AuthApiError(400, "validation_failed", `Bad Pagination Parameters: ${detail}`),
+  badSort: () => new AuthApiError(400, "validation_failed", "Bad Sort Parameters: only created_at asc|desc is supported"),
+  badBanDuration: () =>
+    new AuthApiError(400, "validation_failed", "invalid format for ban duration: use a duration like 24h, 30m or none"),
+};
+
+/** Sign-up, token, email-link and user errors beyond the basics above, worded as GoTrue's handlers. */
+export const coreErrors = {
+  userBanned: (status: 400 | 403 = 400) => new AuthApiError(status, "user_banned", "User is banned"),
+  refreshUserBanned: () => new AuthApiError(400, "user_banned", "Invalid Refresh Token: User Banned"),
+  sessionExpired: () => new AuthApiError(400, "session_expired", "Invalid Refresh Token: Session Expired"),
+  unsupportedGrantType: () => new AuthApiError(400, "invalid_credentials", "unsupported_grant_type"),
+  otpDisabled: () => new AuthApiError(422, "otp_disabled", "Signups not allowed for otp"),
+  phoneProviderDisabled: () => new AuthApiError(400, "phone_provider_disabled", "Unsupported phone provider"),
+  emailLinkExpired: () => new AuthApiError(403, "otp_expired", "Email link is invalid or has expired"),
+  verifyEmailFirst: () => new AuthApiError(422, "email_not_confirmed", "Please verify your email first."),
+  aal2RequiredForUpdate: () =>
+    new AuthApiError(401, "insufficient_aal", "AAL2 session is required to update email or password when MFA is enabled."),
+  appMetadataNotAllowed: () => new AuthApiError(403, "not_admin", "Updating app_metadata requires admin privileges"),
+};

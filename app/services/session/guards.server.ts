@@ -1,5 +1,6 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
+import { pageUrl } from "#app/utils/page-url.ts";
 import { type SessionUser, userContext } from "./user-context.ts";
 
 export function getUser(context: Readonly<RouterContextProvider>): SessionUser | null {
@@ -13,7 +14,7 @@ export function getUser(context: Readonly<RouterContextProvider>): SessionUser |
 export function requireUser(context: Readonly<RouterContextProvider>, request: Request): SessionUser {
   const user = getUser(context);
   if (user && !user.mfaRequired) return user;
-  const url = new URL(request.url);
+  const url = pageUrl(request);
   const login = localizePath("/login", localeFromPath(url.pathname));
   const query = new URLSearchParams({ redirectTo: url.pathname + url.search });
   if (user?.mfaRequired) query.set("step", "mfa");
@@ -24,8 +25,10 @@ export function requireUser(context: Readonly<RouterContextProvider>, request: R
 export function requireAnonymous(context: Readonly<RouterContextProvider>, request: Request): void {
   const user = getUser(context);
   if (!user || user.mfaRequired) return;
-  const url = new URL(request.url);
-  throw redirect(safeRedirectTarget(url.searchParams.get("redirectTo"), localizePath("/dashboard", localeFromPath(url.pathname))));
+  const url = pageUrl(request);
+  throw redirect(
+    safeRedirectTarget(url.searchParams.get("redirectTo"), localizePath("/dashboard", localeFromPath(url.pathname))),
+  );
 }
 
 /** A redirect target from the query string, only if it is a path on this site. */

@@ -1,4 +1,4 @@
-import { type AuthTarget, AUTH_COOKIE_NAME } from "./auth-mode.server.ts";
+import { AUTH_COOKIE_NAME, type AuthTarget } from "./auth-mode.server.ts";
 
 // @supabase/ssr splits a large session over NAME, NAME.0 … NAME.4 (SPEC §9: up to 5 extra chunks).
 const COOKIE_NAMES = [AUTH_COOKIE_NAME, ...Array.from({ length: 6 }, (_, i) => `${AUTH_COOKIE_NAME}.${i}`)];

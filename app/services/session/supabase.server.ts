@@ -10,24 +10,35 @@ export interface RequestSupabase {
   headers: Record<string, string>;
 }
 
-/** One supabase-js server client per request, reading and writing the session cookies (SPEC §9). */
+/**
+ * One supabase-js server client per request, reading and writing the session cookies (SPEC §9).
+ * Created on first use: most anonymous page views never need it, and building one is not free.
+ */
 export function createRequestSupabase(request: Request, target: AuthTarget): RequestSupabase {
   const setCookies: string[] = [];
   const headers: Record<string, string> = {};
-  const supabase = createServerClient(target.url, target.anonKey, {
-    cookieOptions: { name: AUTH_COOKIE_NAME },
-    cookies: {
-      getAll: () =>
-        parseCookieHeader(request.headers.get("cookie") ?? "").map((c) => ({ name: c.name, value: c.value ?? "" })),
-      setAll: (cookies, cacheHeaders) => {
-        for (const { name, value, options } of cookies) setCookies.push(serializeCookieHeader(name, value, options));
-        Object.assign(headers, cacheHeaders ?? {});
+  let client: SupabaseClient | null = null;
+  const create = () =>
+    createServerClient(target.url, target.anonKey, {
+      cookieOptions: { name: AUTH_COOKIE_NAME },
+      cookies: {
+        getAll: () => parseCookieHeader(request.headers.get("cookie") ?? "").map((c) => ({ name: c.name, value: c.value ?? "" })),
+        setAll: (cookies, cacheHeaders) => {
+          for (const { name, value, options } of cookies) setCookies.push(serializeCookieHeader(name, value, options));
+          Object.assign(headers, cacheHeaders ?? {});
+        },
       },
+      global: { fetch: target.fetch },
+      auth: { detectSessionInUrl: false },
+    });
+  return {
+    get supabase() {
+      client ??= create();
+      return client;
     },
-    global: { fetch: target.fetch },
-    auth: { detectSessionInUrl: false },
-  });
-  return { supabase, setCookies, headers };
+    setCookies,
+    headers,
+  };
 }
 
 /** Copies the session cookies (and cache headers) a request produced onto its response. */

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { AuthRuntime } from "../auth-runtime.server.ts";
 import { API_VERSION, errors } from "../errors.server.ts";
+import { unstorableReason } from "./storable.server.ts";
 
 /** One call to the auth API, as handlers see it. */
 export interface AuthCall {
@@ -45,6 +46,8 @@ export async function readBody<S extends z.ZodType>(call: AuthCall, schema: S): 
       throw errors.badJson();
     }
   }
+  const unstorable = unstorableReason(raw);
+  if (unstorable) throw errors.validation(`body: ${unstorable}`);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

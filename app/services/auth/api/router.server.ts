@@ -2,6 +2,7 @@ import type { AuthRuntime } from "../auth-runtime.server.ts";
 import { AuthApiError, errorResponse, errors } from "../errors.server.ts";
 import type { AuthCall, AuthRoute } from "./http.server.ts";
 import { routes } from "./routes.server.ts";
+import { storableText } from "./storable.server.ts";
 
 export const AUTH_PREFIX = "/auth/v1";
 
@@ -22,6 +23,26 @@ function compile(route: AuthRoute): Compiled {
 
 const compiled = routes.map(compile);
 
+// The server's request guard rejects bad percent-encoding first, but this router is also called
+// directly (tests, other entry points): a malformed id is the caller's error, not a crash.
+function decodeParam(value: string): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    throw errors.validation("Malformed percent-encoding in the URL path");
+  }
+  if (!storableText(decoded)) throw errors.validation("The URL path must not contain NUL characters");
+  return decoded;
+}
+
+/** Query values reach the database too (redirect_to, filter): %00 would break a statement. */
+function checkQuery(url: URL): void {
+  for (const [key, value] of url.searchParams) {
+    if (!storableText(key) || !storableText(value)) throw errors.validation("Query parameters must not contain NUL characters");
+  }
+}
+
 /**
  * Answers a request under /auth/v1 the way GoTrue would: dispatches on method and path, turns
  * thrown AuthApiErrors into GoTrue-shaped JSON, and never lets an unexpected error out as a stack.
@@ -35,12 +56,13 @@ export async function handleAuthRequest(
   const path = url.pathname.startsWith(AUTH_PREFIX) ? url.pathname.slice(AUTH_PREFIX.length) || "/" : url.pathname;
   const method = request.method.toUpperCase() === "HEAD" ? "GET" : request.method.toUpperCase();
   try {
+    checkQuery(url);
     const candidates = compiled.filter((c) => c.pattern.test(path));
     if (candidates.length === 0) throw errors.notFound();
     const match = candidates.find((c) => c.route.method === method);
     if (!match) throw errors.methodNotAllowed();
     const values = match.pattern.exec(path)?.slice(1) ?? [];
-    const params = Object.fromEntries(match.names.map((n, i) => [n, decodeURIComponent(values[i] ?? "")]));
+    const params = Object.fromEntries(match.names.map((n, i) => [n, decodeParam(values[i] ?? "")]));
     const call: AuthCall = { request, url, path, params, auth, ip: client.ip, userAgent: client.userAgent };
     return await match.route.handler(call);
   } catch (error) {

@@ -1,0 +1,123 @@
+import { useTranslation } from "react-i18next";
+import { Form } from "react-router";
+import type { Enrolment, FactorSummary } from "#app/services/session/security.server.ts";
+import { FormFailure } from "../form-failure.tsx";
+import { PasswordRules } from "../password-rules.tsx";
+
+export interface SecurityResult {
+  intent: string;
+  failure?: { code: string; reasons?: string[] };
+  enrolment?: Enrolment;
+  done?: boolean;
+}
+
+/** Settings → Security: two-factor authentication, other sessions, password (issue 3 §3). */
+export function SecuritySettings({ factors, result }: { factors: FactorSummary[]; result?: SecurityResult }) {
+  const { t } = useTranslation("app");
+  const failureFor = (intent: string) => (result?.intent === intent || result?.intent === "invalid" ? result.failure : undefined);
+  const doneFor = (intent: string) => result?.intent === intent && result.done === true;
+  const enrolment = result?.intent === "enroll-totp" ? result.enrolment : undefined;
+  const verified = factors.filter((f) => f.verified);
+  return (
+    <section className="security-settings" aria-labelledby="security-heading">
+      <h2 id="security-heading">{t("security.heading")}</h2>
+
+      <article>
+        <h3>{t("security.mfa.heading")}</h3>
+        <p>{verified.length ? t("security.mfa.on") : t("security.mfa.off")}</p>
+        {verified.length ? (
+          <ul className="factor-list">
+            {verified.map((f) => (
+              <li key={f.id} data-factor-id={f.id}>
+                <span>{f.friendlyName || t("security.mfa.unnamed")}</span>{" "}
+                <Form method="post" className="inline-form">
+                  <input type="hidden" name="intent" value="remove-factor" />
+                  <input type="hidden" name="factorId" value={f.id} />
+                  <button type="submit" className="secondary outline">
+                    {t("security.mfa.remove")}
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <FormFailure failure={failureFor("remove-factor") ?? failureFor("verify-totp") ?? failureFor("enroll-totp")} />
+        {doneFor("verify-totp") ? <p role="status">{t("security.mfa.enabled")}</p> : null}
+        {enrolment ? (
+          <div className="enrolment">
+            <p>{t("security.mfa.scan")}</p>
+            <img src={enrolment.qrCode} alt={t("security.mfa.qrAlt")} width={180} height={180} />
+            <p>
+              {t("security.mfa.secret")} <code data-testid="totp-secret">{enrolment.secret}</code>
+            </p>
+            <Form method="post">
+              <input type="hidden" name="intent" value="verify-totp" />
+              <input type="hidden" name="factorId" value={enrolment.factorId} />
+              <label>
+                {t("security.mfa.code")}
+                <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="\d{6}" maxLength={6} required />
+              </label>
+              <button type="submit">{t("security.mfa.confirm")}</button>
+            </Form>
+          </div>
+        ) : (
+          <Form method="post">
+            <input type="hidden" name="intent" value="enroll-totp" />
+            <label>
+              {t("security.mfa.name")}
+              <input name="friendlyName" required maxLength={80} defaultValue={t("security.mfa.defaultName")} />
+            </label>
+            <button type="submit">{t("security.mfa.add")}</button>
+          </Form>
+        )}
+      </article>
+
+      <article>
+        <h3>{t("security.sessions.heading")}</h3>
+        <p>{t("security.sessions.body")}</p>
+        <FormFailure failure={failureFor("sign-out-others")} />
+        {doneFor("sign-out-others") ? <p role="status">{t("security.sessions.done")}</p> : null}
+        <Form method="post">
+          <input type="hidden" name="intent" value="sign-out-others" />
+          <button type="submit" className="secondary">
+            {t("security.sessions.action")}
+          </button>
+        </Form>
+      </article>
+
+      <article>
+        <h3>{t("security.password.heading")}</h3>
+        <p>{t("security.password.body")}</p>
+        <FormFailure failure={failureFor("send-reauth-code") ?? failureFor("change-password")} />
+        {doneFor("send-reauth-code") ? <p role="status">{t("security.password.codeSent")}</p> : null}
+        {doneFor("change-password") ? <p role="status">{t("security.password.changed")}</p> : null}
+        <Form method="post">
+          <input type="hidden" name="intent" value="send-reauth-code" />
+          <button type="submit" className="secondary outline">
+            {t("security.password.sendCode")}
+          </button>
+        </Form>
+        <Form method="post">
+          <input type="hidden" name="intent" value="change-password" />
+          <label>
+            {t("security.password.code")}
+            <input name="nonce" inputMode="numeric" autoComplete="one-time-code" maxLength={20} />
+          </label>
+          <label>
+            {t("security.password.new")}
+            <input
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              aria-describedby="settings-password-rules"
+            />
+          </label>
+          <PasswordRules id="settings-password-rules" />
+          <button type="submit">{t("security.password.save")}</button>
+        </Form>
+      </article>
+    </section>
+  );
+}

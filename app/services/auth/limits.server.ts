@@ -1,0 +1,55 @@
+import { recordAuthEvent } from "./audit.server.ts";
+import type { AuthRuntime } from "./auth-runtime.server.ts";
+import { hashToken } from "./crypto.server.ts";
+import { AuthApiError, errors } from "./errors.server.ts";
+import { consumeRateLimit, type RateLimitRule } from "./rate-limit.server.ts";
+import { normalizeEmail } from "./users.server.ts";
+
+/**
+ * The core auth API's rate limits, modelled on GoTrue's defaults. Address-based limits are counted
+ * for every request, whether or not the address has an account, so a 429 never reveals one.
+ */
+export const CORE_LIMITS = {
+  /** Every /token grant, per IP: GoTrue's RATE_LIMIT_TOKEN_REFRESH (150 per 5 minutes). */
+  tokenPerIp: { name: "token:ip", limit: 150, windowSeconds: 300 },
+  /** Password attempts against one address, whatever the IP: slows credential stuffing on one account. */
+  passwordPerAddress: { name: "password:email", limit: 10, windowSeconds: 300 },
+  /** GET and POST /verify, per IP: GoTrue's RATE_LIMIT_VERIFY (30 per 5 minutes). */
+  verifyPerIp: { name: "verify:ip", limit: 30, windowSeconds: 300 },
+  /** 6-digit code guesses against one address: with a 1 h code lifetime, at most 120 of 10^6 codes. */
+  verifyCodePerAddress: { name: "verify:email", limit: 10, windowSeconds: 300 },
+  /** Account creation per IP (sign-up, and /otp which may create the account): GoTrue's RATE_LIMIT_OTP. */
+  signupPerIp: { name: "signup:ip", limit: 30, windowSeconds: 300 },
+  /** Emails requested per IP: GoTrue's RATE_LIMIT_EMAIL_SENT (30 per hour), counted per IP here. */
+  emailPerIp: { name: "email:ip", limit: 30, windowSeconds: 3600 },
+  /** Emails to one address: stands in for GoTrue's SMTP_MAX_FREQUENCY (one per 60 s), a little looser. */
+  emailPerAddress: { name: "email:address", limit: 3, windowSeconds: 60 },
+} satisfies Record<string, RateLimitRule>;
+
+/** Consumes one hit of `rule` for `key`; when exhausted, records `rate_limited` and throws `overflow`. */
+export async function enforceLimit(
+  auth: AuthRuntime,
+  rule: RateLimitRule,
+  key: string,
+  ip: string,
+  overflow: () => AuthApiError = errors.rateLimited,
+): Promise<void> {
+  try {
+    await consumeRateLimit(auth, rule, key);
+  } catch (error) {
+    if (!(error instanceof AuthApiError) || error.status !== 429) throw error;
+    await recordAuthEvent(auth, { action: "rate_limited", ip, payload: { rule: rule.name } });
+    throw overflow();
+  }
+}
+
+/** Address buckets are keyed by a hash, so the counters table holds no email addresses. */
+export function addressKey(email: string): string {
+  return hashToken(normalizeEmail(email));
+}
+
+/** The two limits on every request that sends an email: per IP and per recipient address. */
+export async function enforceEmailSendLimits(auth: AuthRuntime, ip: string, email: string): Promise<void> {
+  await enforceLimit(auth, CORE_LIMITS.emailPerIp, ip, ip, errors.emailRateLimited);
+  await enforceLimit(auth, CORE_LIMITS.emailPerAddress, addressKey(email), ip, errors.emailRateLimited);
+}
