@@ -53,7 +53,7 @@ async function main() {
   app.use(requestIdentity());
   app.use(createHttpLogger(logger));
   app.use(guardRequest({ maxBodyBytes: env.MAX_BODY_BYTES }));
-  app.use(securityHeaders({ development: MODE === "development", sentryDsn: env.SENTRY_DSN }));
+  app.use(securityHeaders({ development: MODE === "development", sentryDsn: env.SENTRY_DSN, supabaseUrl: env.SUPABASE_URL }));
   app.use(compression());
 
   if (viteMiddleware) {

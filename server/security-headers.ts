@@ -5,9 +5,11 @@ import helmet from "helmet";
  * CSP with a per-request script nonce and frame-ancestors 'none', nosniff, a strict referrer
  * policy, and HSTS only when the request arrived over https (directly or via a trusted proxy).
  */
-export function securityHeaders(options: { development: boolean; sentryDsn?: string }): RequestHandler {
+export function securityHeaders(options: { development: boolean; sentryDsn?: string; supabaseUrl?: string }): RequestHandler {
   const connectSrc = ["'self'"];
   if (options.sentryDsn) connectSrc.push(new URL(options.sentryDsn).origin);
+  // Hosted auth: the browser's supabase-js talks to the project directly.
+  if (options.supabaseUrl) connectSrc.push(new URL(options.supabaseUrl).origin);
   if (options.development) connectSrc.push("ws:", "wss:");
   const csp = helmet({
     contentSecurityPolicy: {

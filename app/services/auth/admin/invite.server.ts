@@ -31,7 +31,7 @@ export async function inviteUser(call: AuthCall): Promise<Response> {
     insertUser(trx, {
       email,
       phone: null,
-      password: null,
+      passwordHash: null,
       emailConfirmed: false,
       phoneConfirmed: false,
       userMetadata: body.data ?? {},

@@ -2,8 +2,7 @@ import { z } from "zod";
 import type { AuthCall } from "../api/http.server.ts";
 import { adminErrors, errors } from "../errors.server.ts";
 import { assertStrongPassword } from "../passwords.server.ts";
-import type { UserRow } from "../users.server.ts";
-import { findUserById } from "../users.server.ts";
+import { findUserById, type UserRow } from "../users.server.ts";
 import { isUuid } from "../uuid.server.ts";
 
 const Metadata = z.record(z.string(), z.unknown());

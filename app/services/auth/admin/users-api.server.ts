@@ -5,6 +5,7 @@ import { json, readBody } from "../api/http.server.ts";
 import { recordAuthEvent } from "../audit.server.ts";
 import { requireEmail } from "../email-address.server.ts";
 import { adminErrors } from "../errors.server.ts";
+import { hashPassword } from "../passwords.server.ts";
 import { type UserRow, userJson } from "../users.server.ts";
 import { AdminUserBody, checkedPassword, userFromPath } from "./params.server.ts";
 import { insertUser, type UserChanges, updateUser } from "./users.server.ts";
@@ -16,14 +17,14 @@ export async function createUser(call: AuthCall): Promise<Response> {
   if (!body.email && !body.phone) throw adminErrors.emailOrPhoneRequired();
   const email = body.email ? requireEmail(body.email) : null;
   const phone = body.phone ? validPhone(body.phone) : null;
-  const password = body.password ? checkedPassword(body.password) : null;
+  const passwordHash = body.password ? await hashPassword(checkedPassword(body.password)) : null;
   const bannedUntil = body.ban_duration ? banUntil(body.ban_duration) : null;
   const db = call.auth.db.kysely;
   const user = await db.transaction().execute((trx) =>
     insertUser(trx, {
       email,
       phone,
-      password,
+      passwordHash,
       emailConfirmed: body.email_confirm ?? false,
       phoneConfirmed: body.phone_confirm ?? false,
       userMetadata: body.user_metadata ?? {},
@@ -48,7 +49,7 @@ export async function updateUserById(call: AuthCall): Promise<Response> {
   const changes: UserChanges = {
     email: body.email ? requireEmail(body.email) : undefined,
     phone: body.phone ? validPhone(body.phone) : undefined,
-    password: body.password ? checkedPassword(body.password) : undefined,
+    passwordHash: body.password ? await hashPassword(checkedPassword(body.password)) : undefined,
     emailConfirm: body.email_confirm ?? undefined,
     phoneConfirm: body.phone_confirm ?? undefined,
     role: body.role ?? undefined,
@@ -61,7 +62,8 @@ export async function updateUserById(call: AuthCall): Promise<Response> {
   return json(await userJson(call.auth.db, updated));
 }
 
-// supabase-js sends `should_soft_delete`; Murmur always deletes for good (see docs/auth.md).
+// supabase-js sends `should_soft_delete`. Murmur always deletes for good: GoTrue's soft delete
+// keeps an anonymised row for its own bookkeeping, which nothing in Murmur reads.
 const DeleteBody = z.object({ should_soft_delete: z.boolean().nullish() });
 
 /** DELETE /admin/users/:user_id: the user and, by cascade, their sessions, identities and factors. */

@@ -1,6 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
 import { adminErrors, errors } from "../errors.server.ts";
-import { hashPassword } from "../passwords.server.ts";
 import { isUniqueViolation } from "../pg-errors.server.ts";
 import { findUserByEmail, type UserRow } from "../users.server.ts";
 
@@ -12,8 +11,11 @@ export interface NewUser {
   email: string | null;
   /** Already normalized (digits only). */
   phone: string | null;
-  /** Plain text, already checked against the password policy; null leaves the user without one. */
-  password: string | null;
+  /**
+   * bcrypt hash of a password already checked against the policy (hash it before opening the
+   * transaction: on PGlite a transaction holds the only connection); null: no password.
+   */
+  passwordHash: string | null;
   emailConfirmed: boolean;
   phoneConfirmed: boolean;
   userMetadata: Metadata;
@@ -37,13 +39,12 @@ export async function insertUser(trx: Executor, input: NewUser): Promise<UserRow
   await assertContactFree(trx, { email: input.email, phone: input.phone });
   const providers = [...(input.email ? ["email"] : []), ...(input.phone ? ["phone"] : [])];
   const appMetadata = mergeMetadata({ provider: providers[0], providers }, input.appMetadata);
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
   let user: UserRow;
   try {
     const { rows } = await sql<UserRow>`
       insert into auth.users (email, phone, encrypted_password, email_confirmed_at, phone_confirmed_at,
                               raw_app_meta_data, raw_user_meta_data, role, banned_until)
-      values (${input.email}, ${input.phone}, ${passwordHash},
+      values (${input.email}, ${input.phone}, ${input.passwordHash},
               ${input.email && input.emailConfirmed ? sql`now()` : null},
               ${input.phone && input.phoneConfirmed ? sql`now()` : null},
               ${JSON.stringify(appMetadata)}::jsonb, ${JSON.stringify(input.userMetadata)}::jsonb,
@@ -61,7 +62,8 @@ export async function insertUser(trx: Executor, input: NewUser): Promise<UserRow
 export interface UserChanges {
   email?: string;
   phone?: string;
-  password?: string;
+  /** Hashed beforehand, as for NewUser. */
+  passwordHash?: string;
   emailConfirm?: boolean;
   phoneConfirm?: boolean;
   role?: string;
@@ -77,7 +79,7 @@ export async function updateUser(trx: Executor, user: UserRow, changes: UserChan
   const sets: RawBuilder<unknown>[] = [sql`updated_at = now()`];
   if (changes.email !== undefined) sets.push(sql`email = ${changes.email}`);
   if (changes.phone !== undefined) sets.push(sql`phone = ${changes.phone}`);
-  if (changes.password !== undefined) sets.push(sql`encrypted_password = ${await hashPassword(changes.password)}`);
+  if (changes.passwordHash !== undefined) sets.push(sql`encrypted_password = ${changes.passwordHash}`);
   if (changes.emailConfirm) sets.push(sql`email_confirmed_at = coalesce(email_confirmed_at, now())`);
   if (changes.phoneConfirm) sets.push(sql`phone_confirmed_at = coalesce(phone_confirmed_at, now())`);
   if (changes.role) sets.push(sql`role = ${changes.role}`);

@@ -52,6 +52,31 @@ export async function handleAuthRequest(
   auth: AuthRuntime,
   client: { ip: string; userAgent: string | null },
 ): Promise<Response> {
+  if (request.method.toUpperCase() === "OPTIONS") return withCors(new Response(null, { status: 204 }));
+  return withCors(await dispatch(request, auth, client));
+}
+
+// Like Supabase's, the API is called with bearer tokens, never cookies, so any origin may call it
+// (a Murmur in hosted mode points its browsers here).
+const CORS_HEADERS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+  "Access-Control-Allow-Headers": "authorization, apikey, content-type, x-client-info, x-supabase-api-version",
+  "Access-Control-Expose-Headers": "x-total-count, link, x-supabase-api-version",
+  "Access-Control-Max-Age": "600",
+};
+
+function withCors(response: Response): Response {
+  const headers = new Headers(response.headers);
+  for (const [k, v] of Object.entries(CORS_HEADERS)) headers.set(k, v);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+async function dispatch(
+  request: Request,
+  auth: AuthRuntime,
+  client: { ip: string; userAgent: string | null },
+): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.startsWith(AUTH_PREFIX) ? url.pathname.slice(AUTH_PREFIX.length) || "/" : url.pathname;
   const method = request.method.toUpperCase() === "HEAD" ? "GET" : request.method.toUpperCase();

@@ -17,19 +17,24 @@ export async function challengeFactor(call: AuthCall, caller: SignedInCaller): P
   const body = await readBody(call, ChallengeBody);
   const db = call.auth.db.kysely;
   const factor = await findOwnFactor(db, caller.user.id, call.params.id ?? "");
-  let otpCodeHash: string | undefined;
+  let code: string | null = null;
   if (factor.factor_type === "phone") {
     const channel = body.channel || "sms";
     if (channel !== "sms") throw errors.validation("Invalid channel, the only supported value is 'sms'");
     const last = await lastChallengedAt(db, factor.id);
     const waitMs = last ? new Date(last).getTime() + SMS_MIN_INTERVAL_SECONDS * 1000 - Date.now() : 0;
     if (waitMs > 0) throw mfaErrors.smsRateLimited(Math.ceil(waitMs / 1000));
-    const code = randomDigits(6);
-    otpCodeHash = hashToken(code);
+    code = randomDigits(6);
+  }
+  const challenge = await insertChallenge(db, {
+    factorId: factor.id,
+    ip: call.ip,
+    otpCodeHash: code ? hashToken(code) : undefined,
+  });
+  if (code) {
     const locale = emailLocale(caller.user.raw_user_meta_data.locale, call.request.headers.get("accept-language"));
     await sendAuthSms(call.auth, { kind: "mfa", to: `+${factor.phone}`, locale, code });
   }
-  const challenge = await insertChallenge(db, { factorId: factor.id, ip: call.ip, otpCodeHash });
   await recordAuthEvent(call.auth, {
     action: "mfa_challenge_created",
     actorId: caller.user.id,
