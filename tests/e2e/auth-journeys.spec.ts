@@ -101,3 +101,22 @@ test("a session revoked on the server shows the expiry toast and returns to sign
   await expect(page.getByText(t("en", "common", "toasts.sessionExpired"))).toBeVisible();
   await expect(page).toHaveURL(/\/login/, { timeout: 10_000 });
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("sign up, confirm, sign out and sign in again with plain forms, in Spanish", async ({ page }) => {
+    const email = uniqueEmail("nojs");
+    await signUpAndConfirm(page, email, "/es");
+    await signOut(page);
+    await signIn(page, email, STRONG_PASSWORD, "/es");
+    await expect(page).toHaveURL(/\/es\/dashboard$/);
+  });
+
+  test("request a password reset with a plain form", async ({ page }) => {
+    await page.goto("/reset-password");
+    await page.locator('input[name="email"]').fill(uniqueEmail("nojs-reset"));
+    await page.locator('form[method="post"] button[type="submit"]').click();
+    await expect(page.getByRole("status")).toBeVisible();
+  });
+});
