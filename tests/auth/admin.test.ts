@@ -5,7 +5,7 @@ import { hashToken } from "#app/services/auth/crypto.server.ts";
 import { verifyPassword } from "#app/services/auth/passwords.server.ts";
 import { createSession } from "#app/services/auth/sessions.server.ts";
 import { findUserById } from "#app/services/auth/users.server.ts";
-import { createConfirmedUser, createTestAuth, hasAuthRoute, type TestAuth } from "#tests/setup/auth.ts";
+import { createConfirmedUser, createTestAuth, hasAuthRoute, lastEmailTo, openLink, type TestAuth } from "#tests/setup/auth.ts";
 
 const PASSWORD = "Correct-Horse-9";
 let t: TestAuth;
@@ -285,6 +285,18 @@ describe("admin invite", () => {
     const tokens = await sql<{ redirect_to: string }>`
       select redirect_to from auth.one_time_tokens where user_id = ${user?.id ?? ""}`.execute(t.db.kysely);
     expect(tokens.rows).toEqual([{ redirect_to: "http://murmur.test" }]);
+
+    // The core's GET /verify accepts the newest link: the invitee lands signed in and confirmed.
+    if (hasAuthRoute("GET", "/verify")) {
+      const newest = await lastEmailTo(t, "new.colleague@example.test");
+      expect(newest.link).not.toBe(link.toString());
+      expect((await openLink(t, link.toString())).fragment.get("error_code")).toBe("otp_expired");
+      const opened = await openLink(t, newest.link ?? "");
+      expect(opened.location.startsWith("http://murmur.test")).toBe(true);
+      expect(opened.fragment.get("access_token")).toBeTruthy();
+      expect(opened.fragment.get("type")).toBe("invite");
+      expect((await findUserById(t.db.kysely, user?.id ?? ""))?.email_confirmed_at).toBeTruthy();
+    }
   });
 
   it("refuses an address that already belongs to a confirmed user", async () => {

@@ -363,6 +363,11 @@ describe("MFA: access", () => {
     });
     const { user, client } = await newUser();
     const token = await accessToken(client);
+    await sql`update auth.users set banned_until = now() + interval '1 hour' where id = ${user.id}`.execute(t.db.kysely);
+    expect(await raw("POST", "/factors", { token, body: { factor_type: "totp" } })).toMatchObject({
+      status: 403,
+      body: { code: "user_banned" },
+    });
     await sql`delete from auth.sessions where user_id = ${user.id}`.execute(t.db.kysely);
     expect(await raw("POST", "/factors", { token, body: { factor_type: "totp" } })).toMatchObject({
       status: 403,

@@ -83,16 +83,18 @@ export async function createTestAuth(env: Record<string, string> = {}): Promise<
 import { insertUser } from "#app/services/auth/admin/users.server.ts";
 import type { AuthRoute } from "#app/services/auth/api/http.server.ts";
 import { routes as authRoutes } from "#app/services/auth/api/routes.server.ts";
+import { hashPassword } from "#app/services/auth/passwords.server.ts";
 import { createSession } from "#app/services/auth/sessions.server.ts";
 import type { UserRow } from "#app/services/auth/users.server.ts";
 
 /** A confirmed email user with a password, inserted directly (as the admin API creates one). */
 export async function createConfirmedUser(t: TestAuth, email: string, password: string): Promise<UserRow> {
+  const passwordHash = await hashPassword(password);
   return t.db.kysely.transaction().execute((trx) =>
     insertUser(trx, {
       email: email.trim().toLowerCase(),
       phone: null,
-      password,
+      passwordHash,
       emailConfirmed: true,
       phoneConfirmed: false,
       userMetadata: {},
