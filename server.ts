@@ -2,6 +2,7 @@
 // handler, and graceful shutdown. The application itself (runtime, database) comes from the
 // build so that one module graph serves every request.
 import fs from "node:fs";
+import { STATUS_CODES } from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -54,13 +55,18 @@ async function main() {
   app.use(createHttpLogger(logger));
   app.use(guardRequest({ maxBodyBytes: env.MAX_BODY_BYTES }));
   app.use(securityHeaders({ development: MODE === "development", sentryDsn: env.SENTRY_DSN, supabaseUrl: env.SUPABASE_URL }));
-  app.use(compression());
-
   if (viteMiddleware) {
+    app.use(compression());
     app.use(viteMiddleware);
   } else {
-    // Hashed file names never change content: cache them for a year.
-    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+    // Hashed file names never change content: cache them for a year, compressed hard (browsers
+    // fetch each once). Pages and API answers are compressed fast: they are rendered every time.
+    app.use(
+      "/assets",
+      compression({ level: 9 }),
+      express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false, fallthrough: false }),
+    );
+    app.use(compression({ level: 1 }));
     app.use(express.static("build/client", { maxAge: "1h", index: false }));
   }
 
