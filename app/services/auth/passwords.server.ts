@@ -1,20 +1,54 @@
+import { argon2, randomBytes, timingSafeEqual } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { errors } from "./errors.server.ts";
 
-/** bcrypt cost 10, as GoTrue uses. */
-export const BCRYPT_COST = 10;
 export const MIN_PASSWORD_LENGTH = 8;
 
-export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, BCRYPT_COST);
+/**
+ * New passwords are hashed with argon2id (OWASP's parameters: 19 MiB, 2 passes), computed by Node's
+ * crypto on the libuv thread pool so sign-ins do not stall other requests. bcrypt hashes (from GoTrue
+ * or an imported Supabase database) are still accepted.
+ */
+const ARGON2 = { memory: 19_456, passes: 2, parallelism: 1, tagLength: 32 } as const;
+
+function argon2id(
+  password: string,
+  salt: Buffer,
+  params: { memory: number; passes: number; parallelism: number; tagLength: number },
+) {
+  return new Promise<Buffer>((resolve, reject) =>
+    argon2("argon2id", { message: password, nonce: salt, ...params }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
-export function verifyPassword(password: string, hash: string | null): Promise<boolean> {
-  // Compare against a fixed hash when the user has none, so timing does not reveal which emails exist.
-  return bcrypt.compare(password, hash ?? DUMMY_HASH);
+/** PHC string: $argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash> (unpadded base64). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await argon2id(password, salt, ARGON2);
+  const b64 = (b: Buffer) => b.toString("base64").replace(/=+$/, "");
+  return `$argon2id$v=19$m=${ARGON2.memory},t=${ARGON2.passes},p=${ARGON2.parallelism}$${b64(salt)}$${b64(key)}`;
 }
 
-const DUMMY_HASH = "$2b$10$CwTycUXWue0Thq9StjUM0uJ8.JX6Y7VYxzvNmHxz0rJdB4KQ7kS3e";
+const PHC = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
+
+export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
+  // Without a stored hash, check against a dummy one anyway: timing must not reveal which emails exist.
+  const stored = hash ?? DUMMY_HASH;
+  if (stored.startsWith("$2")) return bcrypt.compare(password, stored);
+  const m = PHC.exec(stored);
+  if (!m) return false;
+  const expected = Buffer.from(m[5] as string, "base64");
+  const key = await argon2id(password, Buffer.from(m[4] as string, "base64"), {
+    memory: Number(m[1]),
+    passes: Number(m[2]),
+    parallelism: Number(m[3]),
+    tagLength: expected.length,
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+// An argon2id hash of a random password nobody knows, with the current parameters.
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$bXVybXVyLWR1bW15LXNhbHQ$2m1Q0G3N0r2nZ7pQ2Zt1m1e2cQ8m9l1Y0d1b2c3d4e5";
 
 /**
  * GoTrue's password policy with Murmur's settings: at least 8 characters, and lower-case,

@@ -24,7 +24,7 @@ export const AdminUserBody = z.object({
     .nullish(),
 });
 
-// bcrypt only looks at the first 72 bytes; longer passwords would be silently truncated.
+// GoTrue refuses passwords over 72 bytes (bcrypt would truncate them); kept for compatibility.
 const BCRYPT_MAX_BYTES = 72;
 
 /** The password policy, plus GoTrue's upper bound. */
