@@ -28,7 +28,7 @@ async function call(baseUrl: string, path: string, init: { key: string; token?: 
 /** Confirmed users with a password, created through the admin API (service-role key). */
 export async function createUsers(baseUrl: string, keys: AuthKeys, count: number): Promise<string[]> {
   const emails = Array.from({ length: count }, (_, i) => `bench-${i + 1}@example.test`);
-  // A few at a time: each one is a bcrypt hash on the server's single thread anyway.
+  // A few at a time: each one is a password hash on the server's small thread pool anyway.
   for (let i = 0; i < emails.length; i += 8) {
     await Promise.all(
       emails.slice(i, i + 8).map((email) =>

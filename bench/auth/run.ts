@@ -124,7 +124,7 @@ async function bench(
 
   console.log("\n=== Summary (latency of 2xx responses; 429s counted apart) ===");
   console.log(resultTable(results));
-  console.log("\nbcrypt (cost 10, bcryptjs on the server's one thread) dominates sign-in; refresh does no hashing of that kind.");
+  console.log("\nPassword hashing (argon2id on the thread pool) dominates sign-in; refresh does no hashing of that kind.");
 
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `auth-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
