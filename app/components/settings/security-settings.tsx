@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import type { Enrolment, FactorSummary } from "#app/services/session/security.server.ts";
 import { FormFailure } from "../form-failure.tsx";
-import { PasswordRules } from "../password-rules.tsx";
+import { NewPasswordField } from "../password-rules.tsx";
 
 export interface SecurityResult {
   intent: string;
@@ -103,18 +103,7 @@ export function SecuritySettings({ factors, result }: { factors: FactorSummary[]
             {t("security.password.code")}
             <input name="nonce" inputMode="numeric" autoComplete="one-time-code" maxLength={20} />
           </label>
-          <label>
-            {t("security.password.new")}
-            <input
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={8}
-              aria-describedby="settings-password-rules"
-            />
-          </label>
-          <PasswordRules id="settings-password-rules" />
+          <NewPasswordField label={t("security.password.new")} />
           <button type="submit">{t("security.password.save")}</button>
         </Form>
       </article>

@@ -3,7 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { AuthLinks } from "#app/components/auth-links.tsx";
 import { FormFailure } from "#app/components/form-failure.tsx";
-import { PasswordRules } from "#app/components/password-rules.tsx";
+import { NewPasswordField } from "#app/components/password-rules.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { signUp } from "#app/services/session/account.server.ts";
 import { requireAnonymous } from "#app/services/session/guards.server.ts";
@@ -63,18 +63,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           {t("fields.email")}
           <input name="email" type="email" autoComplete="email" required defaultValue={actionData?.values.email} />
         </label>
-        <label>
-          {t("fields.password")}
-          <input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            aria-describedby="password-rules"
-          />
-        </label>
-        <PasswordRules id="password-rules" />
+        <NewPasswordField label={t("fields.password")} />
         <button type="submit" aria-busy={busy}>
           {t("actions.createAccount")}
         </button>

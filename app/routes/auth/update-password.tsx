@@ -3,7 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { AuthCard } from "#app/components/auth-card.tsx";
 import { AuthLinks } from "#app/components/auth-links.tsx";
 import { FormFailure } from "#app/components/form-failure.tsx";
-import { PasswordRules } from "#app/components/password-rules.tsx";
+import { NewPasswordField } from "#app/components/password-rules.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { changePassword, completeEmailLink } from "#app/services/session/account.server.ts";
 import { getUser } from "#app/services/session/guards.server.ts";
@@ -56,22 +56,11 @@ export default function UpdatePassword({ loaderData, actionData }: Route.Compone
     <AuthCard page="updatePassword">
       <FormFailure failure={actionData?.failure} />
       <Form method="post">
-        <label>
-          {t("fields.newPassword")}
-          <input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            aria-describedby="password-rules"
-          />
-        </label>
+        <NewPasswordField label={t("fields.newPassword")} />
         <label>
           {t("fields.confirmPassword")}
           <input name="confirm" type="password" autoComplete="new-password" required minLength={8} />
         </label>
-        <PasswordRules id="password-rules" />
         <button type="submit" aria-busy={busy}>
           {t("actions.savePassword")}
         </button>

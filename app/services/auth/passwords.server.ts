@@ -1,8 +1,9 @@
 import { argon2, randomBytes, timingSafeEqual } from "node:crypto";
 import bcrypt from "bcryptjs";
+import { MIN_PASSWORD_LENGTH } from "#app/utils/password-policy.ts";
 import { errors } from "./errors.server.ts";
 
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH };
 
 /**
  * New passwords are hashed with argon2id (OWASP's parameters: 19 MiB, 2 passes), computed by Node's
