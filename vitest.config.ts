@@ -7,7 +7,13 @@ export default defineConfig({
     __MURMUR_BUILD_TIME__: JSON.stringify("2026-01-01T00:00:00.000Z"),
   },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/db/**/*.test.ts", "tests/auth/**/*.test.ts", "app/**/*.test.ts"],
+    include: [
+      "tests/unit/**/*.test.ts",
+      "tests/db/**/*.test.ts",
+      "tests/auth/**/*.test.ts",
+      "tests/orgs/**/*.test.ts",
+      "app/**/*.test.ts",
+    ],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,

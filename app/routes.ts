@@ -13,6 +13,15 @@ export default [
   route("dev/mailbox.json", "routes/resources/dev-mailbox-json.ts"),
   route("api/public-config", "routes/resources/api-public-config.ts"),
   route("api/auth/logout", "routes/resources/api-auth-logout.ts"),
+  // Organisations (issue 4 "API"; docs/api.md): bearer token or session cookie.
+  route("api/orgs", "routes/resources/api-orgs.ts"),
+  route("api/orgs/personal", "routes/resources/api-orgs-personal.ts"),
+  route("api/orgs/:id", "routes/resources/api-org.ts"),
+  route("api/orgs/:id/members", "routes/resources/api-org-members.ts"),
+  route("api/orgs/:id/members/:userId", "routes/resources/api-org-member.ts"),
+  route("api/orgs/:id/invitations", "routes/resources/api-org-invitations.ts"),
+  route("api/orgs/:id/invitations/:invId", "routes/resources/api-org-invitation.ts"),
+  route("api/invitations/accept", "routes/resources/api-invitations-accept.ts"),
 
   route(":lang?", "routes/locale.tsx", [
     index("routes/index.tsx"),

@@ -1,0 +1,76 @@
+import type { RouterContextProvider } from "react-router";
+import type { z } from "zod";
+import { pickAcceptLanguage } from "#app/i18n/accept-language.ts";
+import { DEFAULT_LOCALE, type Locale } from "#app/i18n/config.ts";
+import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
+import type { OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { requireApiUser } from "#app/services/session/api-user.server.ts";
+import { AppError, appErrorResponse, isAppError } from "#app/utils/app-error.ts";
+
+// Shared edge of the organisation API's resource routes (docs/api.md "Organisations"):
+// authenticate → validate → one service call → JSON. Tenant and user come from the token or
+// cookie and the URL only, never from the body.
+
+export const badJson = () => new AppError(400, "bad_json", "Could not parse request body as JSON");
+export const validationFailed = (message: string) => new AppError(400, "validation_failed", message);
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+/** Runs a handler and answers AppErrors (thrown by auth, validation or a service) as `{ code, message }`. */
+export async function handleApi(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isAppError(error)) return appErrorResponse(error);
+    throw error;
+  }
+}
+
+export function json(body: unknown, status = 200): Response {
+  return Response.json(body, { status, headers: NO_STORE });
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204, headers: NO_STORE });
+}
+
+/** The signed-in actor and database for a service call, with the request's address for the audit log. */
+export async function serviceArgs(request: Request, context: Readonly<RouterContextProvider>): Promise<OrgServiceArgs> {
+  const userId = await requireApiUser(request, context);
+  return {
+    db: context.get(runtimeContext).db,
+    actor: { userId },
+    meta: { ip: context.get(requestInfoContext).clientIp, userAgent: request.headers.get("user-agent") },
+  };
+}
+
+/**
+ * The organisation a call is about (SPEC §7): the URL's `:id` when the path has one — a different
+ * `x-org-id` header is then ignored — else the `x-org-id` header, else null.
+ */
+export function currentOrgId(request: Request, urlOrgId?: string): string | null {
+  if (urlOrgId !== undefined) return urlOrgId;
+  return request.headers.get("x-org-id")?.trim() || null;
+}
+
+/** The JSON body validated by `schema`: malformed JSON is 400 bad_json, a wrong shape 400 validation_failed. */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const text = await request.text();
+  let raw: unknown;
+  try {
+    raw = text.trim() ? JSON.parse(text) : undefined;
+  } catch {
+    throw badJson();
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw validationFailed(issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "Invalid request body");
+  }
+  return parsed.data;
+}
+
+/** The language of generated names (the personal organisation's): the API has no URL prefix, so Accept-Language. */
+export function apiLocale(request: Request): Locale {
+  return pickAcceptLanguage(request.headers.get("accept-language")) ?? DEFAULT_LOCALE;
+}

@@ -1,0 +1,48 @@
+import { sql } from "kysely";
+import type { ActorTransaction } from "#app/db/actor.server.ts";
+import type { RequestMeta } from "./context.server.ts";
+
+/** Actions the organisation services record (issue 4: the audit log owners and admins read). */
+export type OrgAuditAction =
+  | "org.created"
+  | "org.personal_created"
+  | "org.updated"
+  | "org.plan_changed"
+  | "member.role_changed"
+  | "member.removed"
+  | "member.left"
+  | "invitation.created"
+  | "invitation.revoked"
+  | "invitation.accepted";
+
+/**
+ * Appends one audit_log row in the caller's transaction, as the actor (the insert policy requires
+ * the actor to be a member of the organisation and the row's actor to be them), so the entry
+ * commits or rolls back with the change it records.
+ */
+export async function recordAudit(
+  trx: ActorTransaction,
+  entry: {
+    orgId: string;
+    actorId: string;
+    action: OrgAuditAction;
+    entity: "organization" | "member" | "invitation";
+    entityId: string;
+    details?: Record<string, unknown>;
+    meta?: RequestMeta;
+  },
+): Promise<void> {
+  await trx
+    .insertInto("audit_log")
+    .values({
+      org_id: entry.orgId,
+      actor_id: entry.actorId,
+      action: entry.action,
+      entity: entry.entity,
+      entity_id: entry.entityId,
+      ip: entry.meta?.ip ?? null,
+      user_agent: entry.meta?.userAgent?.slice(0, 512) ?? null,
+      details: sql<Record<string, unknown>>`${JSON.stringify(entry.details ?? {})}::jsonb`,
+    })
+    .execute();
+}

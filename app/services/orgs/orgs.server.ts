@@ -1,0 +1,186 @@
+import { sql } from "kysely";
+import type { ActorTransaction } from "#app/db/actor.server.ts";
+import { ORG_PLANS, ORG_PMS, type OrgKind, type OrgPlan, type OrgPms, type OrgRole } from "#app/db/schema.ts";
+import type { Locale } from "#app/i18n/config.ts";
+import { resources } from "#app/i18n/resources.server.ts";
+import { recordAudit } from "./audit.server.ts";
+import { asActor, checkOrgId, MANAGER_ROLES, type OrgServiceArgs, requireMemberRole, requireRole } from "./context.server.ts";
+import { orgErrors } from "./errors.server.ts";
+
+/** An organisation as the API lists it, with the actor's role in it. */
+export interface OrgSummary {
+  id: string;
+  name: string;
+  slug: string;
+  kind: OrgKind;
+  plan: OrgPlan;
+  pms: OrgPms;
+  timezone: string;
+  region: string;
+  role: OrgRole;
+}
+
+export interface OrgDetails extends OrgSummary {
+  trial_ends_at: string | null;
+  created_at: string;
+}
+
+/** GET /api/orgs: every organisation the actor belongs to, oldest first. */
+export function listMyOrgs(args: OrgServiceArgs): Promise<OrgSummary[]> {
+  return asActor(args, null, (trx) =>
+    trx
+      .selectFrom("organizations as o")
+      .innerJoin("org_members as m", "m.org_id", "o.id")
+      .select(["o.id", "o.name", "o.slug", "o.kind", "o.plan", "o.pms", "o.timezone", "o.region", "m.role"])
+      .where("m.user_id", "=", args.actor.userId)
+      .orderBy("o.created_at")
+      .orderBy("o.id")
+      .execute(),
+  );
+}
+
+/** POST /api/orgs: a practice organisation on a 14-day trial, owned by the actor (create_organization()). */
+export function createOrg(args: OrgServiceArgs & { name: string }): Promise<{ id: string }> {
+  return asActor(args, null, async (trx) => {
+    const { rows } = await sql<{ id: string }>`select public.create_organization(${args.name}) as id`.execute(trx);
+    const id = rows[0]?.id;
+    if (!id) throw new Error("create_organization returned no id");
+    await recordAudit(trx, {
+      orgId: id,
+      actorId: args.actor.userId,
+      action: "org.created",
+      entity: "organization",
+      entityId: id,
+      details: { name: args.name.trim() },
+      meta: args.meta,
+    });
+    return { id };
+  });
+}
+
+/** SPEC §1: the personal organisation's name template in the user's language ("Dr %s's practice"). */
+export function personalOrgNameTemplate(locale: Locale): string {
+  return resources[locale].app.orgs.personalName;
+}
+
+/**
+ * POST /api/orgs/personal (SPEC §4 "Organisation bootstrap"): the actor's personal organisation,
+ * created on first call. Idempotent and safe under concurrent calls (ensure_personal_org()).
+ */
+export function ensurePersonalOrg(args: OrgServiceArgs & { locale: Locale }): Promise<{ id: string }> {
+  return asActor(args, null, async (trx) => {
+    const before = await trx
+      .selectFrom("org_members as m")
+      .innerJoin("organizations as o", "o.id", "m.org_id")
+      .select("o.id")
+      .where("o.created_by", "=", args.actor.userId)
+      .where("o.kind", "=", "personal")
+      .executeTakeFirst();
+    const template = personalOrgNameTemplate(args.locale);
+    const { rows } = await sql<{ id: string }>`select public.ensure_personal_org(${template}) as id`.execute(trx);
+    const id = rows[0]?.id;
+    if (!id) throw new Error("ensure_personal_org returned no id");
+    if (!before) {
+      // Concurrent first calls each log at most once per transaction; a lost race just re-reads the winner.
+      await recordAudit(trx, {
+        orgId: id,
+        actorId: args.actor.userId,
+        action: "org.personal_created",
+        entity: "organization",
+        entityId: id,
+        meta: args.meta,
+      });
+    }
+    return { id };
+  });
+}
+
+/** GET /api/orgs/:id: any member; anyone else gets 404. */
+export function getOrg(args: OrgServiceArgs & { orgId: string }): Promise<OrgDetails> {
+  checkOrgId(args.orgId);
+  return asActor(args, args.orgId, async (trx) => {
+    const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
+    return readOrg(trx, args.orgId, role);
+  });
+}
+
+export interface OrgPatch {
+  name?: string;
+  timezone?: string;
+  region?: string;
+  pms?: OrgPms;
+  plan?: OrgPlan;
+}
+
+/**
+ * PATCH /api/orgs/:id (Settings → Organisation): owners and admins change name, timezone, region and
+ * PMS; only an owner changes the plan (the manual billing provider; the trigger enforces it too).
+ */
+export function updateOrg(args: OrgServiceArgs & { orgId: string; patch: OrgPatch }): Promise<OrgDetails> {
+  checkOrgId(args.orgId);
+  return asActor(args, args.orgId, async (trx) => {
+    const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
+    requireRole(role, MANAGER_ROLES);
+    const { patch } = args;
+    if (patch.plan !== undefined && role !== "owner") throw orgErrors.forbiddenRole("Only an owner can change the plan");
+    if (patch.plan !== undefined && !ORG_PLANS.includes(patch.plan)) throw new Error("unknown plan");
+    if (patch.pms !== undefined && !ORG_PMS.includes(patch.pms)) throw new Error("unknown pms");
+    const before = await readOrg(trx, args.orgId, role);
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    for (const key of ["name", "timezone", "region", "pms", "plan"] as const) {
+      const value = patch[key];
+      if (value !== undefined && value !== before[key]) changes[key] = { from: before[key], to: value };
+    }
+    if (Object.keys(changes).length === 0) return before;
+    await trx
+      .updateTable("organizations")
+      .set({
+        ...(changes.name ? { name: patch.name } : {}),
+        ...(changes.timezone ? { timezone: patch.timezone } : {}),
+        ...(changes.region ? { region: patch.region } : {}),
+        ...(changes.pms ? { pms: patch.pms } : {}),
+        ...(changes.plan ? { plan: patch.plan } : {}),
+      })
+      .where("id", "=", args.orgId)
+      .execute();
+    const { plan, ...settings } = changes;
+    if (Object.keys(settings).length > 0) {
+      await recordAudit(trx, {
+        orgId: args.orgId,
+        actorId: args.actor.userId,
+        action: "org.updated",
+        entity: "organization",
+        entityId: args.orgId,
+        details: { changes: settings },
+        meta: args.meta,
+      });
+    }
+    if (plan) {
+      await recordAudit(trx, {
+        orgId: args.orgId,
+        actorId: args.actor.userId,
+        action: "org.plan_changed",
+        entity: "organization",
+        entityId: args.orgId,
+        details: { from: plan.from, to: plan.to, provider: "manual" },
+        meta: args.meta,
+      });
+    }
+    return readOrg(trx, args.orgId, role);
+  });
+}
+
+async function readOrg(trx: ActorTransaction, orgId: string, role: OrgRole): Promise<OrgDetails> {
+  const row = await trx
+    .selectFrom("organizations")
+    .select(["id", "name", "slug", "kind", "plan", "pms", "timezone", "region", "trial_ends_at", "created_at"])
+    .where("id", "=", orgId)
+    .executeTakeFirst();
+  if (!row) throw orgErrors.orgNotFound();
+  return {
+    ...row,
+    role,
+    trial_ends_at: row.trial_ends_at ? new Date(row.trial_ends_at).toISOString() : null,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
