@@ -81,7 +81,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
   }, [sentry, buildId]);
   useEffect(() => {
     // SPEC §4 browser sessions, started after hydration: the dynamic import keeps supabase-js out of the critical JS.
-    import("#app/services/auth-client/start.client.ts").then((m) => m.startAuthClient()).catch((e: unknown) => console.error(e));
+    // The organisation hooks come along lazily too: public pages never need the organisation store.
+    Promise.all([import("#app/services/auth-client/start.client.ts"), import("#app/services/org-context/use-org-store.tsx")])
+      .then(([auth, org]) => auth.startAuthClient(org.orgAuthHooks))
+      .catch((e: unknown) => console.error(e));
   }, []);
   return (
     <>

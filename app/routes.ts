@@ -21,7 +21,23 @@ export default [
   route("api/orgs/:id/members/:userId", "routes/resources/api-org-member.ts"),
   route("api/orgs/:id/invitations", "routes/resources/api-org-invitations.ts"),
   route("api/orgs/:id/invitations/:invId", "routes/resources/api-org-invitation.ts"),
+  route("api/orgs/:id/invitations/:invId/resend", "routes/resources/api-org-invitation-resend.ts"),
+  route("api/orgs/current", "routes/resources/api-orgs-current.ts"),
   route("api/invitations/accept", "routes/resources/api-invitations-accept.ts"),
+  route("api/billing/stripe/webhook", "routes/resources/api-billing-stripe-webhook.ts"),
+  // Patients and visits (issue 5; docs/api.md): bearer token or session cookie, x-org-id.
+  route("api/patients", "routes/resources/api-patients.ts"),
+  route("api/visits", "routes/resources/api-visits.ts"),
+  route("api/visits/:id", "routes/resources/api-visit.ts"),
+  route("api/visits/:id/audio/chunks/:seq", "routes/resources/api-visit-audio-chunk.ts"),
+  route("api/visits/:id/audio/finish", "routes/resources/api-visit-audio-finish.ts"),
+  route("api/visits/:id/audio", "routes/resources/api-visit-audio.ts"),
+  route("api/visits/:id/transcript", "routes/resources/api-visit-transcript.ts"),
+  route("api/visits/:id/events", "routes/resources/api-visit-events.ts"),
+  route("api/visits/:id/audio/file", "routes/resources/api-visit-audio-file.ts"),
+  route("api/visits/:id/transcribe", "routes/resources/api-visit-transcribe.ts"),
+  // The organisation switcher and the bootstrap retry (plain form posts; the page reloads in the new org).
+  route("_org", "routes/resources/switch-org.ts"),
 
   route(":lang?", "routes/locale.tsx", [
     index("routes/index.tsx"),
@@ -55,7 +71,15 @@ export default [
       route("records-qa", "routes/app/records-qa.tsx"),
       route("periodontal-chart", "routes/app/periodontal-chart.tsx"),
       route("custom-templates", "routes/app/custom-templates.tsx"),
-      route("settings", "routes/app/settings.tsx"),
+      route("organizations/new", "routes/app/org-new.tsx"),
+      route("settings", "routes/app/settings/layout.tsx", [
+        index("routes/app/settings/security.tsx"),
+        route("organization", "routes/app/settings/organization.tsx"),
+        route("members", "routes/app/settings/members.tsx"),
+        route("invitations", "routes/app/settings/invitations.tsx"),
+        route("audit", "routes/app/settings/audit.tsx"),
+        route("billing", "routes/app/settings/billing.tsx"),
+      ]),
     ]),
   ]),
 

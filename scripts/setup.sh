@@ -23,7 +23,14 @@ fi
 echo "Node $(node -v)"
 
 apt_packages=()
+# Speech: ffmpeg normalises recordings; pocketsphinx with its US English model is the embedded engine.
+for package in ffmpeg pocketsphinx pocketsphinx-en-us; do
+  dpkg -s "$package" >/dev/null 2>&1 || apt_packages+=("$package")
+done
 if $with_test; then
+  # Speech tests and bench/asr: espeak-ng speaks test sentences; pocketsphinx-testdata has real speech clips.
+  dpkg -s espeak-ng >/dev/null 2>&1 || apt_packages+=(espeak-ng)
+  dpkg -s pocketsphinx-testdata >/dev/null 2>&1 || apt_packages+=(pocketsphinx-testdata)
   [ -x /usr/bin/chromium ] || apt_packages+=(chromium)
   dpkg -s fonts-dejavu-core >/dev/null 2>&1 || apt_packages+=(fonts-dejavu-core)
   command -v psql >/dev/null 2>&1 || apt_packages+=(postgresql-client)

@@ -10,6 +10,11 @@ export interface DB {
   org_members: OrgMembersTable;
   invitations: InvitationsTable;
   audit_log: AuditLogTable;
+  billing_events: BillingEventsTable;
+  patients: PatientsTable;
+  visits: VisitsTable;
+  visit_audio_chunks: VisitAudioChunksTable;
+  transcriptions: TranscriptionsTable;
 }
 
 /** A column the database fills in on insert (default) and that may be set explicitly. */
@@ -80,4 +85,128 @@ export interface AuditLogTable {
   ip: InsertOnly<string | null>;
   user_agent: InsertOnly<string | null>;
   details: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, never>;
+}
+
+// ---- 0006_billing.sql (issue 4 "Plans and trial") ----
+
+export const BILLING_EVENT_PROVIDERS = ["stripe"] as const;
+export type BillingEventProvider = (typeof BILLING_EVENT_PROVIDERS)[number];
+
+/** Append-only for murmur_app (SELECT for owners/admins, INSERT for owners); webhooks write as the owner connection. */
+export interface BillingEventsTable {
+  provider: InsertOnly<BillingEventProvider>;
+  /** The provider's id of what was processed: a webhook event (`evt_…`) or an applied checkout (`cs_…`). */
+  external_id: InsertOnly<string>;
+  org_id: InsertOnly<string>;
+  type: InsertOnly<string>;
+  received_at: ColumnType<Date, Date | undefined, never>;
+  details: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, never>;
+}
+
+// ---- 0007_patients_visits.sql (issue 5 "Patients and visits") ----
+
+export const PATIENT_SEXES = ["female", "male", "other", "unknown"] as const;
+export type PatientSex = (typeof PATIENT_SEXES)[number];
+/** Issue 5: a visit is recorded and transcribed in English, French or Spanish. */
+export const VISIT_LANGUAGES = ["en", "fr", "es"] as const;
+export type VisitLanguage = (typeof VISIT_LANGUAGES)[number];
+/** Issue 5: draft → recording → uploaded → transcribing → transcribed | failed. */
+export const VISIT_STATUSES = ["draft", "recording", "uploaded", "transcribing", "transcribed", "failed"] as const;
+export type VisitStatus = (typeof VISIT_STATUSES)[number];
+export const VISIT_AUDIO_SOURCES = ["chunks", "file"] as const;
+export type VisitAudioSource = (typeof VISIT_AUDIO_SOURCES)[number];
+export const TRANSCRIPTION_SOURCES = ["engine", "import", "edit"] as const;
+export type TranscriptionSource = (typeof TRANSCRIPTION_SOURCES)[number];
+export const TRANSCRIPTION_STATUSES = ["partial", "completed"] as const;
+export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
+
+/** Times in seconds from the start of the visit's audio. */
+export interface TranscriptSegmentRow {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface PatientsTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  display_name: string;
+  /** `date` columns come back as Date from pg; written as YYYY-MM-DD. */
+  date_of_birth: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  sex: PatientSex | null;
+  external_id: string | null;
+  notes: Defaulted<string>;
+  created_by: InsertOnly<string | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, never>;
+}
+
+/** int8 columns come back from pg as strings. */
+type BigIntColumn = ColumnType<string | number, number | undefined, number>;
+type NullableBigIntColumn = ColumnType<string | number | null, number | null | undefined, number | null>;
+
+export interface VisitsTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  patient_id: string;
+  clinician_id: string | null;
+  title: Defaulted<string>;
+  language: VisitLanguage;
+  consent_by: InsertOnly<string | null>;
+  consent_at: InsertOnly<Date>;
+  status: Defaulted<VisitStatus>;
+  failure_code: ColumnType<string | null, string | null | undefined, string | null>;
+  failure_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  audio_source: ColumnType<VisitAudioSource | null, VisitAudioSource | null | undefined, VisitAudioSource | null>;
+  audio_chunk_count: Defaulted<number>;
+  audio_bytes: BigIntColumn;
+  audio_duration_ms: NullableBigIntColumn;
+  audio_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  audio_key: ColumnType<string | null, string | null | undefined, string | null>;
+  audio_content_type: ColumnType<string | null, string | null | undefined, string | null>;
+  audio_manifest: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  recording_started_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  uploaded_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  transcribed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_by: InsertOnly<string | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, never>;
+  /** 0008: the running job's fraction done (0–1), null when no transcription runs. */
+  transcription_progress: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 0008: bumped by each re-run request; the job keys idempotency on (audio SHA-256, round). */
+  transcription_round: ColumnType<number, number | undefined, number>;
+  /** 0009: when the retention purge deleted the audio. */
+  audio_purged_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** Written once per acknowledged chunk; removed only with its visit. */
+export interface VisitAudioChunksTable {
+  org_id: InsertOnly<string>;
+  visit_id: InsertOnly<string>;
+  seq: InsertOnly<number>;
+  sha256: InsertOnly<string>;
+  bytes: InsertOnly<number>;
+  storage_key: InsertOnly<string>;
+  received_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** Immutable versions: murmur_app may only SELECT and INSERT. */
+export interface TranscriptionsTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  visit_id: InsertOnly<string>;
+  version: InsertOnly<number>;
+  source: InsertOnly<TranscriptionSource>;
+  engine: InsertOnly<string>;
+  model: InsertOnly<string | null>;
+  language: InsertOnly<VisitLanguage>;
+  text: InsertOnly<string>;
+  /** Written as a JSON string (cast to jsonb in the query), read back parsed. */
+  segments: ColumnType<TranscriptSegmentRow[], string, never>;
+  status: ColumnType<TranscriptionStatus, TranscriptionStatus | undefined, never>;
+  audio_sha256: InsertOnly<string | null>;
+  created_by: InsertOnly<string | null>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  /** 0008: the re-run round this version belongs to. */
+  transcription_round: ColumnType<number, number | undefined, never>;
 }

@@ -3,7 +3,19 @@ export const LOCALES = ["en", "fr", "es"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en";
 
-export const NAMESPACES = ["common", "marketing", "auth", "app", "errors", "dev"] as const;
+export const NAMESPACES = [
+  "common",
+  "marketing",
+  "auth",
+  "app",
+  "errors",
+  "dev",
+  "org",
+  "orgSettings",
+  "invites",
+  "billing",
+  "recorder",
+] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** SPEC §1, §9: the visitor's language choice, kept 365 days. */

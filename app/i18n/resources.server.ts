@@ -1,26 +1,77 @@
 import type { Resource } from "i18next";
 import enApp from "../../locales/en/app.json" with { type: "json" };
 import enAuth from "../../locales/en/auth.json" with { type: "json" };
+import enBilling from "../../locales/en/billing.json" with { type: "json" };
 import enCommon from "../../locales/en/common.json" with { type: "json" };
 import enDev from "../../locales/en/dev.json" with { type: "json" };
 import enErrors from "../../locales/en/errors.json" with { type: "json" };
+import enInvites from "../../locales/en/invites.json" with { type: "json" };
 import enMarketing from "../../locales/en/marketing.json" with { type: "json" };
+import enOrg from "../../locales/en/org.json" with { type: "json" };
+import enOrgSettings from "../../locales/en/orgSettings.json" with { type: "json" };
+import enRecorder from "../../locales/en/recorder.json" with { type: "json" };
 import esApp from "../../locales/es/app.json" with { type: "json" };
 import esAuth from "../../locales/es/auth.json" with { type: "json" };
+import esBilling from "../../locales/es/billing.json" with { type: "json" };
 import esCommon from "../../locales/es/common.json" with { type: "json" };
 import esDev from "../../locales/es/dev.json" with { type: "json" };
 import esErrors from "../../locales/es/errors.json" with { type: "json" };
+import esInvites from "../../locales/es/invites.json" with { type: "json" };
 import esMarketing from "../../locales/es/marketing.json" with { type: "json" };
+import esOrg from "../../locales/es/org.json" with { type: "json" };
+import esOrgSettings from "../../locales/es/orgSettings.json" with { type: "json" };
+import esRecorder from "../../locales/es/recorder.json" with { type: "json" };
 import frApp from "../../locales/fr/app.json" with { type: "json" };
 import frAuth from "../../locales/fr/auth.json" with { type: "json" };
+import frBilling from "../../locales/fr/billing.json" with { type: "json" };
 import frCommon from "../../locales/fr/common.json" with { type: "json" };
 import frDev from "../../locales/fr/dev.json" with { type: "json" };
 import frErrors from "../../locales/fr/errors.json" with { type: "json" };
+import frInvites from "../../locales/fr/invites.json" with { type: "json" };
 import frMarketing from "../../locales/fr/marketing.json" with { type: "json" };
+import frOrg from "../../locales/fr/org.json" with { type: "json" };
+import frOrgSettings from "../../locales/fr/orgSettings.json" with { type: "json" };
+import frRecorder from "../../locales/fr/recorder.json" with { type: "json" };
 
 /** Every message in every language, held in memory by the server. */
 export const resources = {
-  en: { common: enCommon, marketing: enMarketing, auth: enAuth, app: enApp, errors: enErrors, dev: enDev },
-  fr: { common: frCommon, marketing: frMarketing, auth: frAuth, app: frApp, errors: frErrors, dev: frDev },
-  es: { common: esCommon, marketing: esMarketing, auth: esAuth, app: esApp, errors: esErrors, dev: esDev },
+  en: {
+    common: enCommon,
+    marketing: enMarketing,
+    auth: enAuth,
+    app: enApp,
+    errors: enErrors,
+    dev: enDev,
+    org: enOrg,
+    orgSettings: enOrgSettings,
+    invites: enInvites,
+    billing: enBilling,
+    recorder: enRecorder,
+  },
+  fr: {
+    common: frCommon,
+    marketing: frMarketing,
+    auth: frAuth,
+    app: frApp,
+    errors: frErrors,
+    dev: frDev,
+    org: frOrg,
+    orgSettings: frOrgSettings,
+    invites: frInvites,
+    billing: frBilling,
+    recorder: frRecorder,
+  },
+  es: {
+    common: esCommon,
+    marketing: esMarketing,
+    auth: esAuth,
+    app: esApp,
+    errors: esErrors,
+    dev: esDev,
+    org: esOrg,
+    orgSettings: esOrgSettings,
+    invites: esInvites,
+    billing: esBilling,
+    recorder: esRecorder,
+  },
 } satisfies Resource;

@@ -1,6 +1,7 @@
 import type { MiddlewareFunction } from "react-router";
 import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
 import { AUTH_COOKIE_NAME, resolveAuthTarget } from "#app/services/session/auth-mode.server.ts";
+import { mirrorHostedUser } from "#app/services/session/hosted-user-mirror.server.ts";
 import { applySessionCookies, createRequestSupabase } from "#app/services/session/supabase.server.ts";
 import { supabaseContext, userContext } from "#app/services/session/user-context.ts";
 
@@ -33,6 +34,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   if (request.headers.get("cookie")?.includes(AUTH_COOKIE_NAME)) {
     const { data } = await session.supabase.auth.getUser();
     if (data.user) {
+      if (runtime.env.SUPABASE_URL) await mirrorHostedUser(runtime.db, data.user);
       const { data: aal } = await session.supabase.auth.mfa.getAuthenticatorAssuranceLevel();
       context.set(userContext, {
         id: data.user.id,

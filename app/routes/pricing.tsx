@@ -2,26 +2,22 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Brand } from "#app/components/brand.tsx";
 import { LanguageSwitcher } from "#app/components/language-switcher.tsx";
+import { PlanCard } from "#app/components/org/plan-card.tsx";
 import { PageMeta } from "#app/components/page-meta.tsx";
 import { SiteFooter } from "#app/components/site-footer.tsx";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
+import { PLAN_ORDER, TRIAL_DAYS } from "#app/services/billing/plans.ts";
 
-interface Plan {
-  id: string;
-  name: string;
-  price: string;
-  summary: string;
-  features: string[];
-}
-
-/** SPEC §2: public, no layout of its own. Plan words live in marketing.json under pricing. */
+/**
+ * SPEC §2: public, no layout of its own. Issue 4: Trial, Solo, Practice and Clinic with what each
+ * includes; the numbers come from the plan catalogue, the words from marketing.json "pricing".
+ */
 export default function Pricing() {
   const { t } = useTranslation("marketing");
   const to = useLocalizedPath();
-  const plans = t("pricing.plans", { returnObjects: true, defaultValue: [] }) as unknown as Plan[];
   return (
     <div className="pricing-page">
-      <PageMeta title={t("pricing.title")} description={t("pricing.description")} />
+      <PageMeta title={t("pricing.title")} description={t("pricing.description", { days: TRIAL_DAYS })} />
       <header className="site-header container">
         <Brand />
         <LanguageSwitcher />
@@ -29,30 +25,16 @@ export default function Pricing() {
       <main className="container">
         <hgroup>
           <h1>{t("pricing.title")}</h1>
-          <p>{t("pricing.lead")}</p>
+          <p>{t("pricing.lead", { days: TRIAL_DAYS })}</p>
         </hgroup>
         <div className="plan-grid">
-          {Array.isArray(plans)
-            ? plans.map((plan) => (
-                <article key={plan.id} className="plan" data-plan={plan.id}>
-                  <header>
-                    <h2>{plan.name}</h2>
-                    <p className="plan-price">{plan.price}</p>
-                  </header>
-                  <p>{plan.summary}</p>
-                  <ul>
-                    {plan.features.map((f) => (
-                      <li key={f}>{f}</li>
-                    ))}
-                  </ul>
-                  <footer>
-                    <Link to={to(plan.id === "clinic" ? "/contact" : "/signup")} role="button">
-                      {plan.id === "clinic" ? t("pricing.contactSales") : t("pricing.choose")}
-                    </Link>
-                  </footer>
-                </article>
-              ))
-            : null}
+          {PLAN_ORDER.map((plan) => (
+            <PlanCard key={plan} plan={plan}>
+              <Link to={to(plan === "Clinic" ? "/contact" : "/signup")} role="button">
+                {plan === "Clinic" ? t("pricing.contactSales") : t("pricing.choose")}
+              </Link>
+            </PlanCard>
+          ))}
         </div>
         <p className="pricing-note">{t("pricing.note")}</p>
       </main>

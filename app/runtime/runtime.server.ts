@@ -1,6 +1,9 @@
 import { type Database, openDatabase } from "#app/db/database.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { type AuthRuntime, startAuthRuntime } from "#app/services/auth/auth-runtime.server.ts";
+import { startJobs, stopJobs } from "#app/services/jobs/jobs.server.ts";
+import { createSpeechRegistry, parseSpeechEnv } from "#app/services/speech/config.server.ts";
+import { createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
 import type { Env } from "#app/utils/env.server.ts";
 import { createLogger, type Logger } from "#app/utils/logger.server.ts";
 
@@ -20,14 +23,20 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
   if (applied.length) logger.info({ applied }, "migrations applied");
   logger.info({ database: db.kind }, "database ready");
   const auth = await startAuthRuntime(env, db, logger);
-  return {
+  const runtime: Runtime = {
     env,
     db,
     logger,
     auth,
     async close() {
+      await stopJobs(db);
       await auth.close?.();
       await db.close();
     },
   };
+  // The transcription workers run in this process; the engines themselves run as child processes
+  // (pocketsphinx, ffmpeg) or remote APIs, so pages stay fast while a visit is transcribed.
+  const speech = createSpeechRegistry(parseSpeechEnv(process.env));
+  await startJobs(runtime, { transcribe: createTranscribePort(speech) });
+  return runtime;
 }

@@ -43,6 +43,24 @@ export const EnvSchema = z.object({
     .enum(["0", "1"])
     .default("0")
     .transform((v) => v === "1"),
+  /** Stripe billing: set to sell plans through Checkout; without it the manual provider applies. */
+  STRIPE_SECRET_KEY: optionalString,
+  /** Verifies POST /api/billing/stripe/webhook (whsec_…); without it the webhook is 404. */
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Stripe's API address (default https://api.stripe.com); tests point it at a local fake. */
+  STRIPE_API_BASE: optionalUrl,
+  /** Stripe Price ids; a plan without one is "Contact us" on the billing page. */
+  STRIPE_PRICE_SOLO: optionalString,
+  STRIPE_PRICE_PRACTICE: optionalString,
+  STRIPE_PRICE_CLINIC: optionalString,
+  /** S3-compatible audio storage; without S3_BUCKET audio stays under MURMUR_DATA_DIR/blobs. */
+  S3_BUCKET: optionalString,
+  S3_REGION: optionalString,
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: optionalString,
+  S3_PREFIX: optionalString,
   /** Largest request body accepted outside upload routes, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
 });

@@ -14,6 +14,8 @@ let app: ServerProcess;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
+  // Two fresh servers migrate empty databases first: slow on a busy 2-core machine.
+  test.setTimeout(120_000);
   provider = await startServer(PROVIDER_PORT, {
     SITE_URL: `http://127.0.0.1:${PROVIDER_PORT}`,
     AUTH_ADDITIONAL_REDIRECT_URLS: `http://127.0.0.1:${APP_PORT}/**`,

@@ -26,6 +26,10 @@ export async function startServer(port: number, env: Record<string, string>): Pr
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // A hook that timed out never calls stop(): do not leave the server running after the worker.
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  child.once("exit", () => process.off("exit", killOnExit));
   child.stdout?.on("data", (d) => {
     output += d;
   });

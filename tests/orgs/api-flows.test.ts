@@ -360,7 +360,7 @@ describeEachDatabase("organisation API flows", (target) => {
       [orgRoute, "POST"],
       [membersRoute, "POST"],
       [memberRoute, "GET"],
-      [invitationsRoute, "GET"],
+      [invitationsRoute, "PATCH"],
       [invitationRoute, "PATCH"],
       [acceptRoute, "GET"],
     ] as const;

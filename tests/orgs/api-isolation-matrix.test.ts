@@ -3,10 +3,12 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import * as acceptRoute from "#app/routes/resources/api-invitations-accept.ts";
 import * as orgRoute from "#app/routes/resources/api-org.ts";
 import * as invitationRoute from "#app/routes/resources/api-org-invitation.ts";
+import * as resendRoute from "#app/routes/resources/api-org-invitation-resend.ts";
 import * as invitationsRoute from "#app/routes/resources/api-org-invitations.ts";
 import * as memberRoute from "#app/routes/resources/api-org-member.ts";
 import * as membersRoute from "#app/routes/resources/api-org-members.ts";
 import * as orgsRoute from "#app/routes/resources/api-orgs.ts";
+import * as currentRoute from "#app/routes/resources/api-orgs-current.ts";
 import * as personalRoute from "#app/routes/resources/api-orgs-personal.ts";
 import { hashToken, randomToken } from "#app/services/auth/crypto.server.ts";
 import { type ApiHarness, type ApiUser, callRoute, openApiHarness, type RouteModule } from "#tests/setup/api.ts";
@@ -36,6 +38,7 @@ interface RouteCase {
   path: (w: World) => string;
   params: (w: World) => Record<string, string>;
   body?: (w: World) => unknown;
+  headers?: (w: World) => Record<string, string>;
   expect: Record<Who, number>;
   /** The audit action a successful call records. */
   audit?: string;
@@ -179,6 +182,33 @@ const CASES: RouteCase[] = [
     audit: "invitation.created",
   },
   {
+    name: "GET /api/orgs/:id/invitations",
+    module: invitationsRoute,
+    method: "GET",
+    path: (w) => `${org(w)}/invitations`,
+    params: (w) => ({ id: w.orgId }),
+    expect: managers(200),
+  },
+  {
+    name: "POST /api/orgs/:id/invitations/:invId/resend",
+    module: resendRoute,
+    method: "POST",
+    path: (w) => `${org(w)}/invitations/${w.invitationId}/resend`,
+    params: (w) => ({ id: w.orgId, invId: w.invitationId }),
+    expect: managers(200),
+    audit: "invitation.resent",
+  },
+  {
+    // SPEC §7: org-scoped calls name the organisation in x-org-id; non-members get 404.
+    name: "GET /api/orgs/current (x-org-id: A)",
+    module: currentRoute,
+    method: "GET",
+    path: () => "/api/orgs/current",
+    params: () => ({}),
+    headers: (w) => ({ "x-org-id": w.orgId }),
+    expect: members(200),
+  },
+  {
     name: "DELETE /api/orgs/:id/invitations/:invId",
     module: invitationRoute,
     method: "DELETE",
@@ -267,6 +297,7 @@ describeEachDatabase("organisation API isolation matrix", (target) => {
           params: c.params(w),
           token: who === "anonymous" ? null : people[who].token,
           body: c.body?.(w),
+          headers: c.headers?.(w),
         });
         expect(res.status).toBe(status);
         if (status >= 400) {
@@ -314,6 +345,8 @@ describeEachDatabase("organisation API isolation matrix", (target) => {
       [memberRoute, "api-org-member.ts"],
       [invitationsRoute, "api-org-invitations.ts"],
       [invitationRoute, "api-org-invitation.ts"],
+      [resendRoute, "api-org-invitation-resend.ts"],
+      [currentRoute, "api-orgs-current.ts"],
       [acceptRoute, "api-invitations-accept.ts"],
     ]);
     const covered = new Set(CASES.map((c) => modules.get(c.module)));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { orgMiddleware } from "#app/middleware/org.server.ts";
 import { loader as codingLoader } from "#app/routes/app/coding.tsx";
 import { loader as transcribingLoader } from "#app/routes/app/transcribing.tsx";
 import { loader as authLayoutLoader } from "#app/routes/layouts/auth.tsx";
@@ -6,7 +7,6 @@ import { middleware as localeMiddleware } from "#app/routes/locale.tsx";
 import { createTestContext, responseOf } from "#tests/setup/context.ts";
 
 const user = { id: "6f1c1e2a-4d7b-4b8e-9a51-2f0a3d6c9e10", email: "ana@example.test" };
-const VISIT = "0b7f5a52-2c7e-4a41-9d7e-3f8e6f2a1c11";
 
 async function thrownBy(run: () => unknown): Promise<unknown> {
   try {
@@ -18,17 +18,21 @@ async function thrownBy(run: () => unknown): Promise<unknown> {
 }
 
 describe("signed-in pages", () => {
-  it("send anonymous visitors to the sign-in page of their language", async () => {
+  it("send anonymous visitors to the sign-in page of their language (the app layout's middleware)", async () => {
     const request = new Request("http://murmur.test/fr/transcribing?visit_id=abc");
-    const res = await responseOf(() => transcribingLoader({ request, context: createTestContext(), params: {} } as never));
+    const res = await responseOf(() =>
+      orgMiddleware({ request, context: createTestContext(), params: {} } as never, async () => new Response()),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/fr/login?redirectTo=%2Ffr%2Ftranscribing%3Fvisit_id%3Dabc");
   });
 
-  it("accept a well-formed id", async () => {
-    const request = new Request(`http://murmur.test/transcribing?visit_id=${VISIT}`);
-    const data = await transcribingLoader({ request, context: createTestContext({ user }), params: {} } as never);
-    expect(data).toEqual({ visit_id: VISIT });
+  it("check a visit id's form before anything else", async () => {
+    const request = new Request("http://murmur.test/transcribing?visit_id=abc");
+    const error = await thrownBy(() =>
+      transcribingLoader({ request, context: createTestContext({ user }), params: {} } as never),
+    );
+    expect(error).toMatchObject({ data: { kind: "invalid" }, init: { status: 404 } });
   });
 
   it("answer 'Page Not Found' (validity check) for a malformed id", async () => {

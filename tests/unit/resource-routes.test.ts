@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "#app/db/database.server.ts";
+import { NAMESPACES } from "#app/i18n/config.ts";
 import { loader as ping } from "#app/routes/resources/api-ping.ts";
 import { loader as buildsLatest } from "#app/routes/resources/builds-latest.ts";
 import { loader as healthz } from "#app/routes/resources/healthz.ts";
@@ -24,7 +25,8 @@ describe("GET /_i18n/{locale}/messages.json", () => {
     const res = await responseOf(() => messages(args("/_i18n/fr/messages.json", { params: { locale: "fr" } })));
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(body).sort()).toEqual(["app", "auth", "common", "dev", "errors", "marketing"]);
+    expect(Object.keys(body).sort()).toEqual([...NAMESPACES].sort());
+    expect(Object.keys(body)).toContain("orgSettings");
     expect((body.common?.nav as Record<string, string> | undefined)?.dashboard).toBe("Tableau de bord");
     const etag = res.headers.get("etag");
     expect(etag).toMatch(/^".+"$/);

@@ -1,4 +1,5 @@
 import type { Database } from "../database.server.ts";
+import { organizationsSeeder } from "./organizations.server.ts";
 
 /**
  * A seeder loads demo data for one domain and must be idempotent (safe to run twice).
@@ -9,10 +10,9 @@ export interface Seeder {
   run(db: Database): Promise<string>;
 }
 
-export const seeders: Seeder[] = [];
+export const seeders: Seeder[] = [organizationsSeeder()];
 
 export async function runSeeders(db: Database, list: Seeder[] = seeders): Promise<string[]> {
-  if (list.length === 0) return ["seed: no demo data is defined yet (it arrives with accounts and organisations)"];
   const lines: string[] = [];
   for (const seeder of list) lines.push(`${seeder.name}: ${await seeder.run(db)}`);
   return lines;

@@ -4,6 +4,7 @@ export const SignUpSchema = z.object({
   fullName: z.string().trim().min(1).max(200),
   email: z.email().max(320),
   password: z.string().min(1).max(256),
+  redirectTo: z.string().max(2048).optional(),
 });
 
 export const ResetPasswordSchema = z.object({ email: z.email().max(320) });

@@ -6,7 +6,7 @@ import { FormFailure } from "#app/components/form-failure.tsx";
 import { NewPasswordField } from "#app/components/password-rules.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { signUp } from "#app/services/session/account.server.ts";
-import { requireAnonymous } from "#app/services/session/guards.server.ts";
+import { requireAnonymous, safeRedirectTarget } from "#app/services/session/guards.server.ts";
 import { supabaseContext } from "#app/services/session/user-context.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
 import type { Route } from "./+types/signup";
@@ -17,7 +17,11 @@ export function loader({ request, context }: Route.LoaderArgs) {
   // SPEC §2: showCompletion=true shows the completion screen (and skips organisation bootstrap).
   const showCompletion = url.searchParams.get("showCompletion") === "true";
   if (!showCompletion) requireAnonymous(context, request);
-  return { showCompletion, email: url.searchParams.get("email")?.slice(0, 320) ?? "" };
+  return {
+    showCompletion,
+    email: url.searchParams.get("email")?.slice(0, 320) ?? "",
+    redirectTo: url.searchParams.get("redirectTo")?.slice(0, 2048) ?? "",
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -29,13 +33,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const supabase = context.get(supabaseContext)?.supabase;
   if (!supabase) throw new Error("session middleware missing");
   const locale = localeFromPath(url.pathname);
+  const { redirectTo, ...account } = parsed.data;
+  // Where the confirmation link (or an auto-confirmed sign-up) lands: e.g. back on /accept-invite?token=….
+  const target = safeRedirectTarget(redirectTo || null, localizePath("/dashboard", locale));
   const result = await signUp(supabase, {
-    ...parsed.data,
+    ...account,
     locale,
-    callbackUrl: `${url.origin}${localizePath("/auth/callback", locale)}?next=${encodeURIComponent(localizePath("/dashboard", locale))}`,
+    callbackUrl: `${url.origin}${localizePath("/auth/callback", locale)}?next=${encodeURIComponent(target)}`,
   });
   if (!result.ok) return data({ failure: result.failure, values }, { status: 400 });
-  if (result.signedIn) throw redirect(localizePath("/dashboard", locale));
+  if (result.signedIn) throw redirect(target);
   throw redirect(`${url.pathname}?${new URLSearchParams({ showCompletion: "true", email: parsed.data.email })}`);
 }
 
@@ -55,13 +62,20 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
     <AuthCard page="signup">
       <FormFailure failure={actionData?.failure} />
       <Form method="post">
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <label>
           {t("fields.fullName")}
           <input name="fullName" autoComplete="name" required maxLength={200} defaultValue={actionData?.values.fullName} />
         </label>
         <label>
           {t("fields.email")}
-          <input name="email" type="email" autoComplete="email" required defaultValue={actionData?.values.email} />
+          <input
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={actionData?.values.email ?? (loaderData.email || undefined)}
+          />
         </label>
         <NewPasswordField label={t("fields.password")} />
         <button type="submit" aria-busy={busy}>

@@ -1,27 +1,47 @@
 import { Outlet } from "react-router";
 import { AppHeader } from "#app/components/app-header.tsx";
-import { requireUser } from "#app/services/session/guards.server.ts";
+import { OrgBanners } from "#app/components/org/org-banners.tsx";
+import { OrgBootstrapError } from "#app/components/org/org-bootstrap-error.tsx";
+import { OrgSwitchNotice } from "#app/components/org/org-switch-notice.tsx";
+import { orgMiddleware } from "#app/middleware/org.server.ts";
+import { runtimeContext } from "#app/runtime/context.ts";
+import { isOrgBootstrapFailure, requireOrg } from "#app/services/org-context/current-org.ts";
+import { OrgStoreSync } from "#app/services/org-context/use-org-store.tsx";
 import type { Route } from "./+types/app";
 
-// Signed-in pages (SPEC §2, §6). The guard runs once per request, before any page loader.
-const requireUserMiddleware: Route.MiddlewareFunction = ({ context, request }) => {
-  requireUser(context, request);
-};
+// Signed-in pages (SPEC §2, §6). The middleware signs the visitor in or sends them to /login, then
+// resolves the current organisation once per request, before any page loader.
+export const middleware: Route.MiddlewareFunction[] = [orgMiddleware];
 
-export const middleware: Route.MiddlewareFunction[] = [requireUserMiddleware];
-
-export function loader({ context, request }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
-  return { user: { id: user.id, email: user.email } };
+export function loader({ context }: Route.LoaderArgs) {
+  const { user, org, orgs, switchedFrom } = requireOrg(context);
+  const timeoutMs = context.get(runtimeContext).env.ORG_BOOTSTRAP_TIMEOUT_MS;
+  return { user: { id: user.id, email: user.email }, org, orgs, switched: switchedFrom !== null, timeoutMs };
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  const { user, org, orgs, switched, timeoutMs } = loaderData;
   return (
     <div className="app-layout">
-      <AppHeader user={loaderData.user} />
+      <OrgStoreSync org={org} orgs={orgs} timeoutMs={timeoutMs} />
+      <AppHeader user={user} org={org} orgs={orgs} />
+      <OrgBanners org={org} />
       <main className="app-main">
-        <Outlet />
+        {switched ? <OrgSwitchNotice orgName={org.name} /> : null}
+        {/* Keyed by organisation: a switch never leaves another tenant's state in a component. */}
+        <Outlet key={org.id} />
       </main>
     </div>
   );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorWithOrgFailure(error)) return <OrgBootstrapError code={error.data.orgBootstrap} />;
+  throw error;
+}
+
+function isRouteErrorWithOrgFailure(
+  error: unknown,
+): error is { data: { orgBootstrap: Parameters<typeof OrgBootstrapError>[0]["code"] } } {
+  return typeof error === "object" && error !== null && "data" in error && isOrgBootstrapFailure(error.data);
 }

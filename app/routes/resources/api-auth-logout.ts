@@ -1,5 +1,6 @@
 import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
 import { bearerToken } from "#app/services/auth/api/http.server.ts";
+import { clearOrgCookieHeader } from "#app/services/org-context/cookie.ts";
 import { resolveAuthTarget } from "#app/services/session/auth-mode.server.ts";
 import { expiredSessionCookies, revokeSession } from "#app/services/session/logout.server.ts";
 import type { Route } from "./+types/api-auth-logout";
@@ -16,6 +17,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await revokeSession(target, bearerToken(request));
   const headers = new Headers({ "Cache-Control": "no-store" });
   for (const cookie of expiredSessionCookies()) headers.append("Set-Cookie", cookie);
+  // SPEC §4 Sign-out: the organisation cookie goes with the session.
+  headers.append("Set-Cookie", clearOrgCookieHeader());
   const body =
     result.status === 401 ? { ok: false, code: "no_authorization", message: "Missing bearer token" } : { ok: result.ok };
   const debug = url.searchParams.get("d") === "1" ? { upstreamStatus: result.upstreamStatus } : {};

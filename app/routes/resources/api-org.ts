@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { ORG_PLANS, ORG_PMS } from "#app/db/schema.ts";
+import { runtimeContext } from "#app/runtime/context.ts";
+import { billingProvider } from "#app/services/billing/billing.server.ts";
 import { getOrg, updateOrg } from "#app/services/orgs/orgs.server.ts";
+import { AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_MIN_DAYS } from "#app/services/visits/retention.ts";
+import { AppError } from "#app/utils/app-error.ts";
 import type { Route } from "./+types/api-org";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 import { currentOrgId, handleApi, json, readJson, serviceArgs } from "./org-api.server.ts";
@@ -22,11 +26,12 @@ export const UpdateOrgSchema = z
       .string()
       .trim()
       .toLowerCase()
-      .regex(/^[a-z]{2}(-[a-z0-9]{1,8})*$/)
+      .regex(/^(?:[a-z]{2}(-[a-z0-9]{1,8})*|other)$/)
       .max(32)
       .optional(),
     pms: z.enum(ORG_PMS).optional(),
     plan: z.enum(ORG_PLANS).optional(),
+    audio_retention_days: z.number().int().min(AUDIO_RETENTION_MIN_DAYS).max(AUDIO_RETENTION_MAX_DAYS).optional(),
   })
   .refine((patch) => Object.keys(patch).length > 0, "nothing to update");
 
@@ -44,6 +49,10 @@ export function action({ request, context, params }: Route.ActionArgs) {
   return handleApi(async () => {
     const args = await serviceArgs(request, context);
     const patch = await readJson(request, UpdateOrgSchema);
+    // With a paying provider, a plan is bought through Settings → Billing, never set for free here.
+    if (patch.plan !== undefined && billingProvider(context.get(runtimeContext).env).id !== "manual") {
+      throw new AppError(409, "plan_change_requires_checkout", "Change the plan from Settings → Billing");
+    }
     return json(await updateOrg({ ...args, orgId: currentOrgId(request, params.id) ?? "", patch }));
   });
 }

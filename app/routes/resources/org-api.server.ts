@@ -3,6 +3,9 @@ import type { z } from "zod";
 import { pickAcceptLanguage } from "#app/i18n/accept-language.ts";
 import { DEFAULT_LOCALE, type Locale } from "#app/i18n/config.ts";
 import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
+import { readOrgCookie } from "#app/services/org-context/cookie.ts";
+import type { MemberOrg } from "#app/services/org-context/current-org.ts";
+import { switchableOrg } from "#app/services/org-context/switch.server.ts";
 import type { OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { requireApiUser } from "#app/services/session/api-user.server.ts";
 import { AppError, appErrorResponse, isAppError } from "#app/utils/app-error.ts";
@@ -73,4 +76,19 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
 /** The language of generated names (the personal organisation's): the API has no URL prefix, so Accept-Language. */
 export function apiLocale(request: Request): Locale {
   return pickAcceptLanguage(request.headers.get("accept-language")) ?? DEFAULT_LOCALE;
+}
+
+/**
+ * The organisation an org-scoped API call works in (SPEC §7): the `x-org-id` header, else the
+ * `murmur-org` cookie, checked against the caller's memberships. Missing → 400 org_required;
+ * malformed, unknown or another tenant's → 404 org_not_found. Later product APIs start here.
+ */
+export async function requireApiOrg(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): Promise<{ args: OrgServiceArgs; org: MemberOrg }> {
+  const args = await serviceArgs(request, context);
+  const orgId = currentOrgId(request) ?? readOrgCookie(request.headers.get("cookie"));
+  if (!orgId) throw new AppError(400, "org_required", "Send the x-org-id header with the current organization id");
+  return { args, org: await switchableOrg(args, orgId) };
 }

@@ -51,6 +51,7 @@ export function createAuthStore(deps: AuthStoreDeps) {
       onOrganisationLoad: deps.onOrganisationLoad,
       onOrganisationClear: deps.onOrganisationClear,
       isRecording: deps.isRecording,
+      hasUnsentAudio: deps.hasUnsentAudio,
     },
     getState: () => state,
     setState(patch) {
@@ -193,6 +194,10 @@ export function createAuthStore(deps: AuthStoreDeps) {
     /** The update-password page calls this once it has handled the recovery. */
     clearRecovery(): void {
       ctx.setState({ recovering: false });
+    },
+    /** Whether signing out now would leave a recording or unsent audio behind (the recorder's hooks). */
+    hasAudioAtRisk(): boolean {
+      return (ctx.hooks.isRecording?.() ?? false) || (ctx.hooks.hasUnsentAudio?.() ?? false);
     },
     /** Late registration of the organisation and recorder hooks (SPEC §4). */
     setHooks(hooks: AuthHooks): void {

@@ -51,6 +51,8 @@ export interface AuthHooks {
   onOrganisationClear?(): void;
   /** SPEC §4 Tab visibility: is a recording active? */
   isRecording?(): boolean;
+  /** Are recorded chunks still waiting for the server? Sign-out asks first (issue 5). */
+  hasUnsentAudio?(): boolean;
 }
 
 /** Everything the store touches in the browser, injected so tests can run it in Node with fake timers. */

@@ -17,7 +17,7 @@ export function isEmailConfirmed(user: UserRow): boolean {
  * when the address was taken meanwhile (a concurrent sign-up), which callers treat as "exists".
  */
 export async function createEmailUser(
-  auth: AuthRuntime,
+  auth: Pick<AuthRuntime, "db">,
   input: { email: string; passwordHash: string | null; data: Record<string, unknown>; confirmed: boolean },
 ): Promise<UserRow | null> {
   const db = auth.db.kysely;

@@ -2,18 +2,37 @@ import { sql } from "kysely";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { RequestMeta } from "./context.server.ts";
 
-/** Actions the organisation services record (issue 4: the audit log owners and admins read). */
-export type OrgAuditAction =
-  | "org.created"
-  | "org.personal_created"
-  | "org.updated"
-  | "org.plan_changed"
-  | "member.role_changed"
-  | "member.removed"
-  | "member.left"
-  | "invitation.created"
-  | "invitation.revoked"
-  | "invitation.accepted";
+/** Actions the organisation services record (issue 4: the audit log owners and admins read and filter by). */
+export const ORG_AUDIT_ACTIONS = [
+  "org.created",
+  "org.personal_created",
+  "org.updated",
+  "org.plan_changed",
+  "org.trial_started",
+  "member.role_changed",
+  "member.removed",
+  "member.left",
+  "invitation.created",
+  "invitation.resent",
+  "invitation.revoked",
+  "invitation.accepted",
+  "billing.checkout_started",
+  // Issue 5 "Patients and visits": ids, statuses and sizes only, never a name or transcript text
+  // (admins read the log but no clinical data).
+  "patient.created",
+  "visit.created",
+  "visit.consent_recorded",
+  "visit.recording_started",
+  "visit.audio_uploaded",
+  "visit.transcribed",
+  "visit.transcription_failed",
+  "visit.transcript_imported",
+  "visit.deleted",
+  "visit.audio_purged",
+  "visit.transcription_rerun",
+  "visit.transcript_edited",
+] as const;
+export type OrgAuditAction = (typeof ORG_AUDIT_ACTIONS)[number];
 
 /**
  * Appends one audit_log row in the caller's transaction, as the actor (the insert policy requires
@@ -26,7 +45,7 @@ export async function recordAudit(
     orgId: string;
     actorId: string;
     action: OrgAuditAction;
-    entity: "organization" | "member" | "invitation";
+    entity: "organization" | "member" | "invitation" | "patient" | "visit";
     entityId: string;
     details?: Record<string, unknown>;
     meta?: RequestMeta;

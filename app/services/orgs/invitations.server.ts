@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { OrgRole } from "#app/db/schema.ts";
 import { hashToken, randomToken } from "#app/services/auth/crypto.server.ts";
 import { isUuid } from "#app/services/auth/uuid.server.ts";
-import { recordAudit } from "./audit.server.ts";
+import { type OrgAuditAction, recordAudit } from "./audit.server.ts";
 import {
   asActor,
   canGrantRole,
@@ -13,6 +13,15 @@ import {
   requireRole,
 } from "./context.server.ts";
 import { orgErrors } from "./errors.server.ts";
+
+/**
+ * Not yet in OrgAuditAction (audit.server.ts belongs to another change of issue 4, which adds it);
+ * the double cast goes away once the union lists it.
+ */
+const INVITATION_RESENT: OrgAuditAction = "invitation.resent";
+
+/** How long an invitation (or a resent one) stays valid: issue 4 "expires_at = 7 days", as the column default. */
+const INVITATION_LIFETIME = sql<Date>`now() + interval '7 days'`;
 
 export interface CreatedInvitation {
   id: string;
@@ -115,5 +124,126 @@ export function acceptInvitation(args: OrgServiceArgs & { token: string }): Prom
       meta: args.meta,
     });
     return accepted;
+  });
+}
+
+/**
+ * POST /api/orgs/:id/invitations/:invId/resend. Same rule as revoke (owners any, admins all but
+ * owner invitations). A new token replaces the old one, so an earlier email's link stops working,
+ * and the 7 days start again; an accepted invitation is 409 invitation_used, a revoked one 410
+ * invitation_revoked. Returns the new raw token for the email only.
+ */
+export function resendInvitation(
+  args: OrgServiceArgs & { orgId: string; invitationId: string },
+): Promise<CreatedInvitation & { email: string }> {
+  checkOrgId(args.orgId);
+  return asActor(args, args.orgId, async (trx) => {
+    const actorRole = await requireMemberRole(trx, args.orgId, args.actor.userId);
+    requireRole(actorRole, MANAGER_ROLES);
+    if (!isUuid(args.invitationId)) throw orgErrors.invitationNotFound();
+    // Locked so a resend racing an accept either rotates before it (the accept then fails) or sees accepted_at.
+    const invitation = await trx
+      .selectFrom("invitations")
+      .select(["id", "role", "email", "accepted_at", "revoked_at"])
+      .where("org_id", "=", args.orgId)
+      .where("id", "=", args.invitationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!invitation) throw orgErrors.invitationNotFound();
+    if (!canGrantRole(actorRole, invitation.role)) throw orgErrors.forbiddenRole();
+    if (invitation.accepted_at) throw orgErrors.invitationUsed();
+    if (invitation.revoked_at) throw orgErrors.invitationRevoked();
+    const token = randomToken(32);
+    const row = await trx
+      .updateTable("invitations")
+      .set({ token_hash: hashToken(token), expires_at: INVITATION_LIFETIME })
+      .where("org_id", "=", args.orgId)
+      .where("id", "=", invitation.id)
+      .returning(["expires_at"])
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      orgId: args.orgId,
+      actorId: args.actor.userId,
+      action: INVITATION_RESENT,
+      entity: "invitation",
+      entityId: invitation.id,
+      details: { email: invitation.email, role: invitation.role },
+      meta: args.meta,
+    });
+    return { id: invitation.id, token, email: invitation.email, expires_at: new Date(row.expires_at).toISOString() };
+  });
+}
+
+export type InvitationStatus = "pending" | "expired" | "revoked" | "accepted";
+
+export interface InvitationListItem {
+  id: string;
+  email: string;
+  role: OrgRole;
+  status: InvitationStatus;
+  /** The inviter's user id; their email and name are null once they are no longer a member. */
+  invited_by: string | null;
+  inviter_email: string | null;
+  inviter_name: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+}
+
+/** The most recent invitations a list shows; older ones stay in the database and the audit log. */
+const INVITATION_LIST_LIMIT = 200;
+
+/**
+ * GET /api/orgs/:id/invitations and Settings → Invitations: owners and admins (the invitations_all
+ * policy lets only them read), newest first. Inviters' names come from org_member_directory(),
+ * since auth.users is not readable by murmur_app.
+ */
+export function listInvitations(args: OrgServiceArgs & { orgId: string }): Promise<InvitationListItem[]> {
+  checkOrgId(args.orgId);
+  return asActor(args, args.orgId, async (trx) => {
+    const actorRole = await requireMemberRole(trx, args.orgId, args.actor.userId);
+    requireRole(actorRole, MANAGER_ROLES);
+    const rows = await trx
+      .selectFrom("invitations")
+      .select([
+        "id",
+        "email",
+        "role",
+        "invited_by",
+        "created_at",
+        "expires_at",
+        "accepted_at",
+        "revoked_at",
+        sql<InvitationStatus>`case when accepted_at is not null then 'accepted'
+                                   when revoked_at is not null then 'revoked'
+                                   when expires_at <= now() then 'expired'
+                                   else 'pending' end`.as("status"),
+      ])
+      .where("org_id", "=", args.orgId)
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .limit(INVITATION_LIST_LIMIT)
+      .execute();
+    const { rows: directory } = await sql<{ user_id: string; email: string | null; full_name: string | null }>`
+      select user_id, email, full_name from public.org_member_directory(${args.orgId}::uuid)`.execute(trx);
+    const people = new Map(directory.map((p) => [p.user_id, p]));
+    const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+    return rows.map((r) => {
+      const inviter = r.invited_by ? people.get(r.invited_by) : undefined;
+      return {
+        id: r.id,
+        email: r.email,
+        role: r.role,
+        status: r.status,
+        invited_by: r.invited_by,
+        inviter_email: inviter?.email ?? null,
+        inviter_name: inviter?.full_name ?? null,
+        created_at: new Date(r.created_at).toISOString(),
+        expires_at: new Date(r.expires_at).toISOString(),
+        accepted_at: iso(r.accepted_at),
+        revoked_at: iso(r.revoked_at),
+      };
+    });
   });
 }

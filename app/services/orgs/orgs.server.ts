@@ -3,6 +3,7 @@ import type { ActorTransaction } from "#app/db/actor.server.ts";
 import { ORG_PLANS, ORG_PMS, type OrgKind, type OrgPlan, type OrgPms, type OrgRole } from "#app/db/schema.ts";
 import type { Locale } from "#app/i18n/config.ts";
 import { resources } from "#app/i18n/resources.server.ts";
+import { audioRetentionDays, isRetentionDays } from "#app/services/visits/retention.ts";
 import { recordAudit } from "./audit.server.ts";
 import { asActor, checkOrgId, MANAGER_ROLES, type OrgServiceArgs, requireMemberRole, requireRole } from "./context.server.ts";
 import { orgErrors } from "./errors.server.ts";
@@ -22,6 +23,8 @@ export interface OrgSummary {
 
 export interface OrgDetails extends OrgSummary {
   trial_ends_at: string | null;
+  /** Issue 5 "Storage": days a visit's audio is kept after its transcript is accepted (0–365). */
+  audio_retention_days: number;
   created_at: string;
 }
 
@@ -110,6 +113,7 @@ export interface OrgPatch {
   region?: string;
   pms?: OrgPms;
   plan?: OrgPlan;
+  audio_retention_days?: number;
 }
 
 /**
@@ -125,9 +129,12 @@ export function updateOrg(args: OrgServiceArgs & { orgId: string; patch: OrgPatc
     if (patch.plan !== undefined && role !== "owner") throw orgErrors.forbiddenRole("Only an owner can change the plan");
     if (patch.plan !== undefined && !ORG_PLANS.includes(patch.plan)) throw new Error("unknown plan");
     if (patch.pms !== undefined && !ORG_PMS.includes(patch.pms)) throw new Error("unknown pms");
+    if (patch.audio_retention_days !== undefined && !isRetentionDays(patch.audio_retention_days)) {
+      throw new Error("audio retention out of range");
+    }
     const before = await readOrg(trx, args.orgId, role);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
-    for (const key of ["name", "timezone", "region", "pms", "plan"] as const) {
+    for (const key of ["name", "timezone", "region", "pms", "plan", "audio_retention_days"] as const) {
       const value = patch[key];
       if (value !== undefined && value !== before[key]) changes[key] = { from: before[key], to: value };
     }
@@ -140,6 +147,14 @@ export function updateOrg(args: OrgServiceArgs & { orgId: string; patch: OrgPatc
         ...(changes.region ? { region: patch.region } : {}),
         ...(changes.pms ? { pms: patch.pms } : {}),
         ...(changes.plan ? { plan: patch.plan } : {}),
+        // One key of the settings object; the others stay as they are.
+        ...(changes.audio_retention_days
+          ? {
+              settings: sql<
+                Record<string, unknown>
+              >`settings || jsonb_build_object('audio_retention_days', ${patch.audio_retention_days}::int)`,
+            }
+          : {}),
       })
       .where("id", "=", args.orgId)
       .execute();
@@ -173,13 +188,15 @@ export function updateOrg(args: OrgServiceArgs & { orgId: string; patch: OrgPatc
 async function readOrg(trx: ActorTransaction, orgId: string, role: OrgRole): Promise<OrgDetails> {
   const row = await trx
     .selectFrom("organizations")
-    .select(["id", "name", "slug", "kind", "plan", "pms", "timezone", "region", "trial_ends_at", "created_at"])
+    .select(["id", "name", "slug", "kind", "plan", "pms", "timezone", "region", "trial_ends_at", "created_at", "settings"])
     .where("id", "=", orgId)
     .executeTakeFirst();
   if (!row) throw orgErrors.orgNotFound();
+  const { settings, ...rest } = row;
   return {
-    ...row,
+    ...rest,
     role,
+    audio_retention_days: audioRetentionDays(settings),
     trial_ends_at: row.trial_ends_at ? new Date(row.trial_ends_at).toISOString() : null,
     created_at: new Date(row.created_at).toISOString(),
   };

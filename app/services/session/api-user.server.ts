@@ -5,6 +5,7 @@ import { bearerToken } from "#app/services/auth/api/http.server.ts";
 import { requireSession } from "#app/services/auth/bearer.server.ts";
 import { AppError } from "#app/utils/app-error.ts";
 import { resolveAuthTarget } from "./auth-mode.server.ts";
+import { mirrorHostedUser } from "./hosted-user-mirror.server.ts";
 import { userContext } from "./user-context.ts";
 
 export const notAuthenticated = () => new AppError(401, "not_authenticated", "Sign in to use this API");
@@ -35,8 +36,9 @@ async function userFromBearer(request: Request, context: Readonly<RouterContextP
       headers: { apikey: target.anonKey, authorization: `Bearer ${token}` },
     });
     if (!res.ok) throw notAuthenticated();
-    const body = (await res.json()) as { id?: unknown };
+    const body = (await res.json()) as { id?: unknown; email?: string; user_metadata?: Record<string, unknown> };
     if (typeof body.id !== "string") throw notAuthenticated();
+    await mirrorHostedUser(runtime.db, { id: body.id, email: body.email, user_metadata: body.user_metadata });
     return body.id;
   }
   const auth = runtime.auth;

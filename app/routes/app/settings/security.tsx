@@ -1,5 +1,4 @@
 import { data } from "react-router";
-import { AppPage } from "#app/components/app-page.tsx";
 import { SecuritySettings } from "#app/components/settings/security-settings.tsx";
 import { changePassword } from "#app/services/session/account.server.ts";
 import { requireUser } from "#app/services/session/guards.server.ts";
@@ -12,8 +11,8 @@ import {
   startTotpEnrolment,
 } from "#app/services/session/security.server.ts";
 import { supabaseContext } from "#app/services/session/user-context.ts";
-import type { Route } from "./+types/settings";
-import { SecurityActionSchema } from "./settings-schemas.ts";
+import type { Route } from "./+types/security";
+import { SecurityActionSchema } from "./security-schemas.ts";
 
 function requireSupabase(context: Route.LoaderArgs["context"]) {
   const supabase = context.get(supabaseContext)?.supabase;
@@ -57,9 +56,5 @@ function outcome(intent: string, failure: { code: string; reasons?: string[] } |
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <AppPage page="settings">
-      <SecuritySettings factors={loaderData.factors} result={actionData} />
-    </AppPage>
-  );
+  return <SecuritySettings factors={loaderData.factors} result={actionData} />;
 }

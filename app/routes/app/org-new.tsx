@@ -1,0 +1,73 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { PageMeta } from "#app/components/page-meta.tsx";
+import { localeFromPath, localizePath } from "#app/i18n/config.ts";
+import { useLocalizedPath } from "#app/i18n/use-locale.ts";
+import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
+import { orgCookieHeader } from "#app/services/org-context/cookie.ts";
+import { requireOrg } from "#app/services/org-context/current-org.ts";
+import { createOrg } from "#app/services/orgs/orgs.server.ts";
+import { pageUrl } from "#app/utils/page-url.ts";
+import type { Route } from "./+types/org-new";
+import { NewOrgSchema } from "./org-new-schema.ts";
+
+// "Create organisation" from the switcher: a practice on a 14-day trial, owned by the creator, who
+// then works in it (the cookie moves with the redirect).
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = requireOrg(context);
+  const parsed = NewOrgSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return data({ error: parsed.error.issues[0]?.message ?? "name_required" }, { status: 400 });
+  }
+  const { id } = await createOrg({
+    db: context.get(runtimeContext).db,
+    actor: { userId: user.id },
+    name: parsed.data.name,
+    meta: { ip: context.get(requestInfoContext).clientIp, userAgent: request.headers.get("user-agent") },
+  });
+  const url = pageUrl(request);
+  throw redirect(localizePath("/settings/organization", localeFromPath(url.pathname)), {
+    headers: { "Set-Cookie": orgCookieHeader(id, url.protocol === "https:") },
+  });
+}
+
+export default function NewOrganization({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("org");
+  const to = useLocalizedPath();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <section className="app-page" data-page="org-new">
+      <PageMeta title={t("create.title")} />
+      <hgroup>
+        <h1>{t("create.title")}</h1>
+        <p>{t("create.intro")}</p>
+      </hgroup>
+      <Form method="post">
+        <label>
+          {t("create.name")}
+          <input
+            name="name"
+            required
+            maxLength={200}
+            autoComplete="organization"
+            aria-invalid={actionData?.error ? true : undefined}
+            aria-describedby={actionData?.error ? "org-name-error" : undefined}
+          />
+        </label>
+        {actionData?.error ? (
+          <p role="alert" id="org-name-error" className="form-failure" data-code={actionData.error}>
+            {t(`create.errors.${actionData.error}`, { defaultValue: t("create.errors.failed") })}
+          </p>
+        ) : null}
+        <div className="form-actions">
+          <button type="submit" aria-busy={busy || undefined} disabled={busy}>
+            {t("create.submit")}
+          </button>
+          <Link to={to("/dashboard")} role="button" className="secondary outline">
+            {t("create.cancel")}
+          </Link>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+import { useTranslation } from "react-i18next";
+import { redirect } from "react-router";
+import { LeaveOrganization } from "#app/components/org-settings/leave-organization.tsx";
+import { OrganizationForm } from "#app/components/org-settings/organization-form.tsx";
+import { OrganizationPlan } from "#app/components/org-settings/organization-plan.tsx";
+import { OrganizationSummary } from "#app/components/org-settings/organization-summary.tsx";
+import { ORG_PMS } from "#app/db/schema.ts";
+import { localeFromPath, localizePath } from "#app/i18n/config.ts";
+import { clearOrgCookieHeader } from "#app/services/org-context/cookie.ts";
+import { requireOrg } from "#app/services/org-context/current-org.ts";
+import { MANAGER_ROLES } from "#app/services/orgs/context.server.ts";
+import { removeMember } from "#app/services/orgs/members.server.ts";
+import { getOrg, updateOrg } from "#app/services/orgs/orgs.server.ts";
+import { pageUrl } from "#app/utils/page-url.ts";
+import type { Route } from "./+types/organization";
+import { invalidForm, serviceFailure, settingsServiceArgs } from "./org-settings.server.ts";
+import { ORG_REGIONS, organizationActionSchema, supportedTimeZones, withCurrent } from "./organization-schemas.ts";
+
+const FORM_CODES = ["name_required", "name_too_long", "invalid_timezone", "invalid_region", "invalid_pms", "invalid_retention"];
+
+// Settings → Organisation (issue 4 "Roles, members, invitations"): every member reads it, owners
+// and admins edit it, anyone may leave.
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { org, role } = requireOrg(context);
+  // The retention lives in the organisation's settings, which the request context does not carry.
+  const details = await getOrg(settingsServiceArgs(context, request));
+  const locale = localeFromPath(pageUrl(request).pathname);
+  const trialEnds =
+    org.plan === "trial" && org.trial_ends_at
+      ? new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: org.timezone }).format(new Date(org.trial_ends_at))
+      : null;
+  const canEdit = MANAGER_ROLES.includes(role);
+  return {
+    org: {
+      name: org.name,
+      kind: org.kind,
+      plan: org.plan,
+      pms: org.pms,
+      timezone: org.timezone,
+      region: org.region,
+      audio_retention_days: details.audio_retention_days,
+    },
+    trialEnds,
+    canEdit,
+    // The choice lists only matter to someone who may submit them.
+    timeZones: canEdit ? withCurrent(supportedTimeZones(), org.timezone) : [],
+    regions: canEdit ? withCurrent(ORG_REGIONS, org.region) : [],
+    pmsOptions: ORG_PMS,
+  };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const { org, user } = requireOrg(context);
+  const form = Object.fromEntries(await request.formData());
+  const intent = form.intent === "update" || form.intent === "leave" ? form.intent : "invalid";
+  const parsed = organizationActionSchema(org).safeParse(form);
+  if (!parsed.success) return invalidForm(intent, parsed.error, FORM_CODES);
+  const args = settingsServiceArgs(context, request);
+  if (parsed.data.intent === "leave") {
+    try {
+      await removeMember({ ...args, userId: user.id });
+    } catch (error) {
+      return serviceFailure("leave", error);
+    }
+    // The cookie still names the organisation just left; the next page resolves another one.
+    return redirect(localizePath("/dashboard", localeFromPath(pageUrl(request).pathname)), {
+      headers: { "Set-Cookie": clearOrgCookieHeader() },
+    });
+  }
+  const { intent: _, ...patch } = parsed.data;
+  try {
+    await updateOrg({ ...args, patch });
+  } catch (error) {
+    return serviceFailure("update", error);
+  }
+  return { intent: "update", done: true };
+}
+
+export default function OrganizationSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("orgSettings");
+  const { org, canEdit, trialEnds } = loaderData;
+  return (
+    <section aria-labelledby="org-settings-heading" data-section="organization">
+      <h2 id="org-settings-heading">{t("organization.heading")}</h2>
+      {canEdit ? (
+        <OrganizationForm
+          values={org}
+          timeZones={loaderData.timeZones}
+          regions={loaderData.regions}
+          pmsOptions={loaderData.pmsOptions}
+          result={actionData}
+        />
+      ) : (
+        <OrganizationSummary values={org} />
+      )}
+      <OrganizationPlan plan={org.plan} trialEnds={trialEnds} />
+      <LeaveOrganization orgName={org.name} result={actionData} />
+    </section>
+  );
+}

@@ -1,0 +1,15 @@
+import { z } from "zod";
+
+/** The start-a-visit form: consent must be ticked; an existing patient or a new name. */
+export const StartVisitSchema = z
+  .object({
+    patient_id: z
+      .uuid()
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    new_patient_name: z.string().trim().max(200).optional(),
+    title: z.string().trim().max(200).default(""),
+    language: z.enum(["en", "fr", "es"]),
+    consent: z.literal("on", { error: "consent_required" }),
+  })
+  .refine((v) => v.patient_id || v.new_patient_name, { error: "patient_required" });

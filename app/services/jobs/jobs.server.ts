@@ -1,0 +1,190 @@
+import { sql } from "kysely";
+import { PgBoss } from "pg-boss";
+import type { Database } from "#app/db/database.server.ts";
+import type { BlobStore } from "#app/services/storage/blob-store.ts";
+import { blobStore } from "#app/services/storage/storage.server.ts";
+import { purgeExpiredAudio } from "#app/services/visits/purge-audio.server.ts";
+import type { Logger } from "#app/utils/logger.server.ts";
+import { bossDatabase } from "./boss-database.server.ts";
+import { enqueueTranscribeVisit } from "./enqueue.server.ts";
+import {
+  TRANSCRIBE_VISIT_DEAD_QUEUE,
+  TRANSCRIBE_VISIT_DEAD_QUEUE_OPTIONS,
+  TRANSCRIBE_VISIT_QUEUE,
+  TRANSCRIBE_VISIT_QUEUE_OPTIONS,
+  type TranscribeVisitPayload,
+} from "./queues.ts";
+import { registerBoss, unregisterBoss } from "./registry.server.ts";
+import { handleDeadTranscribeVisit, handleTranscribeVisit, type TranscribePort } from "./transcribe-visit.server.ts";
+
+/** What startJobs needs of the runtime (app/runtime/runtime.server.ts's Runtime has it). */
+export interface JobsRuntime {
+  env: object;
+  db: Database;
+  logger: Logger;
+}
+
+export interface StartJobsOptions {
+  /** The speech engine. Without it this process queues jobs but runs none (another may). */
+  transcribe?: TranscribePort;
+  store?: BlobStore;
+  /** Transcriptions run at once in this process. */
+  concurrency?: number;
+  pollingIntervalSeconds?: number;
+  /** How often to look for uploaded visits without a job (default every minute; 0 = only at start). */
+  sweepIntervalMs?: number;
+  /**
+   * Only visits uploaded at least this long ago are swept (default a minute): younger ones are
+   * being enqueued by their own request, and a sweep must not race it.
+   */
+  sweepMinAgeMs?: number;
+  /**
+   * How often to delete audio past its organisation's retention (default hourly; 0 = never from
+   * this process). A timer rather than pg-boss's scheduler, which is off (`schedule: false`): the
+   * purge is idempotent, so two processes running it at once only repeat a no-op.
+   */
+  purgeIntervalMs?: number;
+}
+
+export interface JobsHandle {
+  boss: PgBoss;
+  /** Enqueues every visit whose audio is uploaded but not yet being transcribed; returns how many. */
+  sweep(): Promise<number>;
+  /** Deletes audio past its organisation's retention now; returns how many visits were purged. */
+  purge(now?: Date): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const handles = new Map<Database, JobsHandle>();
+/** Advisory lock key for installing pg-boss's schema (any constant distinct from the migrations' lock). */
+const JOBS_INSTALL_LOCK = 7_242_011;
+
+/**
+ * Starts pg-boss on the runtime's database (its schema `pgboss` is created or migrated on first
+ * start), creates the queues, starts the workers when a transcriber is given, and re-queues
+ * visits an earlier process left `uploaded` (a crash between an upload's commit and its enqueue).
+ */
+export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions = {}): Promise<JobsHandle> {
+  const existing = handles.get(runtime.db);
+  if (existing) return existing;
+  const { db, logger } = runtime;
+  const boss = new PgBoss({
+    db: bossDatabase(db),
+    backend: db.kind === "pglite" ? "pglite" : "postgres",
+    schedule: false,
+  });
+  boss.on("error", (err) => logger.error({ err }, "job queue error"));
+  // Replicas starting together would race pg-boss's own install (a duplicate "pgboss" schema):
+  // on a server PostgreSQL one instance at a time installs or migrates it, under a session
+  // advisory lock. An embedded PGlite belongs to one process, so there is nobody to race.
+  if (db.kind === "postgres") {
+    await db.kysely.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(${JOBS_INSTALL_LOCK})`.execute(conn);
+      try {
+        await boss.start();
+      } finally {
+        await sql`select pg_advisory_unlock(${JOBS_INSTALL_LOCK})`.execute(conn);
+      }
+    });
+  } else {
+    await boss.start();
+  }
+  await ensureQueue(boss, TRANSCRIBE_VISIT_DEAD_QUEUE, TRANSCRIBE_VISIT_DEAD_QUEUE_OPTIONS);
+  await ensureQueue(boss, TRANSCRIBE_VISIT_QUEUE, TRANSCRIBE_VISIT_QUEUE_OPTIONS);
+  registerBoss(db, boss);
+
+  const store = options.store ?? blobStore(runtime.env);
+  const transcribe = options.transcribe;
+  if (transcribe) {
+    const work = { includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 } as const;
+    await boss.work<TranscribeVisitPayload>(
+      TRANSCRIBE_VISIT_QUEUE,
+      { ...work, localConcurrency: options.concurrency ?? 1 },
+      async ([job]) => {
+        if (!job) return;
+        const outcome = await handleTranscribeVisit(job, { db, store, transcribe, logger });
+        logger.info({ jobId: job.id, visitId: job.data.visitId, outcome }, "transcribe-visit job done");
+        return { outcome };
+      },
+    );
+    await boss.work<TranscribeVisitPayload>(TRANSCRIBE_VISIT_DEAD_QUEUE, work, async ([job]) => {
+      if (job) await handleDeadTranscribeVisit(job, { db });
+    });
+  } else {
+    logger.warn("no speech engine connected: transcription jobs are queued but not run by this process");
+  }
+
+  const minAgeMs = options.sweepMinAgeMs ?? 60_000;
+  const sweep = async (): Promise<number> => {
+    const waiting = await db.kysely
+      .selectFrom("visits")
+      .select(["org_id", "id"])
+      .where("status", "=", "uploaded")
+      .where("uploaded_at", "<=", new Date(Date.now() - minAgeMs))
+      .orderBy("uploaded_at")
+      .limit(1000)
+      .execute();
+    let queued = 0;
+    for (const v of waiting) {
+      const { jobId } = await enqueueTranscribeVisit(db, { orgId: v.org_id, visitId: v.id });
+      if (jobId) queued += 1;
+    }
+    return queued;
+  };
+  const swept = await sweep();
+  if (swept) logger.info({ queued: swept }, "re-queued uploaded visits");
+  const interval = options.sweepIntervalMs ?? 60_000;
+  const timer =
+    interval > 0
+      ? setInterval(() => {
+          sweep().catch((err: unknown) => logger.error({ err }, "visit sweep failed"));
+        }, interval)
+      : null;
+  timer?.unref();
+
+  const purge = (now?: Date) => purgeExpiredAudio({ db, store, logger, now });
+  const purgeInterval = options.purgeIntervalMs ?? 60 * 60_000;
+  const purgeTimer =
+    purgeInterval > 0
+      ? setInterval(() => {
+          purge().catch((err: unknown) => logger.error({ err }, "audio retention purge failed"));
+        }, purgeInterval)
+      : null;
+  purgeTimer?.unref();
+
+  const handle: JobsHandle = {
+    boss,
+    sweep,
+    purge,
+    async stop() {
+      if (timer) clearInterval(timer);
+      if (purgeTimer) clearInterval(purgeTimer);
+      handles.delete(db);
+      unregisterBoss(db);
+      // Running jobs get a few seconds to finish; an unfinished one is retried by the next process.
+      await boss.stop({ graceful: true, timeout: 5000, close: false });
+    },
+  };
+  handles.set(db, handle);
+  return handle;
+}
+
+/** Stops the job runner of `db`, or of every database when none is named. */
+export async function stopJobs(db?: Database): Promise<void> {
+  const targets = db ? [handles.get(db)] : [...handles.values()];
+  await Promise.all(targets.map((h) => h?.stop()));
+}
+
+async function ensureQueue(
+  boss: PgBoss,
+  name: string,
+  options: Parameters<PgBoss["createQueue"]>[1] & { policy: string },
+): Promise<void> {
+  if (!(await boss.getQueue(name))) {
+    await boss.createQueue(name, options);
+    return;
+  }
+  // A queue's policy is fixed at creation; the rest follows the code.
+  const { policy: _policy, ...rest } = options;
+  await boss.updateQueue(name, rest);
+}

@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+// Issue 5 "Pipeline": pg-boss queues. Jobs carry the organisation and ids only; the handler
+// reloads everything scoped to that organisation (CONVENTIONS "Services and data").
+
+export const TRANSCRIBE_VISIT_QUEUE = "transcribe-visit";
+/** Jobs that used up their retries land here; its worker marks the visit failed. */
+export const TRANSCRIBE_VISIT_DEAD_QUEUE = "transcribe-visit-dead";
+
+export const TranscribeVisitPayloadSchema = z.strictObject({
+  orgId: z.uuid(),
+  visitId: z.uuid(),
+});
+export type TranscribeVisitPayload = z.infer<typeof TranscribeVisitPayloadSchema>;
+
+/**
+ * `stately`: per singleton key (the visit id) at most one job waiting and one running, so a
+ * duplicate enqueue while one waits is dropped, and new audio arriving while a job runs still gets
+ * its own run. Heartbeats let a crashed worker's job be retried within a minute instead of after
+ * the hour its expiry allows for long audio.
+ */
+export const TRANSCRIBE_VISIT_QUEUE_OPTIONS = {
+  policy: "stately",
+  retryLimit: 4,
+  retryDelay: 15,
+  retryBackoff: true,
+  retryDelayMax: 600,
+  expireInSeconds: 60 * 60,
+  heartbeatSeconds: 30,
+  deadLetter: TRANSCRIBE_VISIT_DEAD_QUEUE,
+} as const;
+
+export const TRANSCRIBE_VISIT_DEAD_QUEUE_OPTIONS = {
+  policy: "standard",
+  retryLimit: 5,
+  retryDelay: 30,
+  retryBackoff: true,
+} as const;
