@@ -16,6 +16,7 @@ export default defineConfig({
       "tests/speech/**/*.test.ts",
       "tests/recorder/**/*.test.ts",
       "tests/visits/**/*.test.ts",
+      "tests/notes/**/*.test.ts",
       "app/**/*.test.ts",
     ],
     environment: "node",

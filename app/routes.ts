@@ -36,6 +36,19 @@ export default [
   route("api/visits/:id/events", "routes/resources/api-visit-events.ts"),
   route("api/visits/:id/audio/file", "routes/resources/api-visit-audio-file.ts"),
   route("api/visits/:id/transcribe", "routes/resources/api-visit-transcribe.ts"),
+  // Notes (issue 6; docs/api.md "Notes"): bearer token or session cookie, x-org-id.
+  route("api/visits/:id/notes", "routes/resources/api-visit-notes.ts"),
+  route("api/notes/:id", "routes/resources/api-note.ts"),
+  route("api/notes/:id/events", "routes/resources/api-note-events.ts"),
+  route("api/notes/:id/sections/:key/regenerate", "routes/resources/api-note-regenerate.ts"),
+  route("api/notes/:id/rating", "routes/resources/api-note-rating.ts"),
+  route("api/notes/:id/sign", "routes/resources/api-note-sign.ts"),
+  route("api/notes/:id/amendments", "routes/resources/api-note-amendments.ts"),
+  route("api/notes/:id/pdf", "routes/resources/api-note-pdf.ts"),
+  // Note templates (issue 6 "Templates"; docs/api.md): built-ins are `builtin:<slug>`.
+  route("api/templates", "routes/resources/api-templates.ts"),
+  route("api/templates/:id", "routes/resources/api-template.ts"),
+  route("api/templates/:id/export", "routes/resources/api-template-export.ts"),
   // The organisation switcher and the bootstrap retry (plain form posts; the page reloads in the new org).
   route("_org", "routes/resources/switch-org.ts"),
 

@@ -15,6 +15,10 @@ export interface DB {
   visits: VisitsTable;
   visit_audio_chunks: VisitAudioChunksTable;
   transcriptions: TranscriptionsTable;
+  transcription_window_cache: TranscriptionWindowCacheTable;
+  note_templates: NoteTemplatesTable;
+  notes: NotesTable;
+  note_versions: NoteVersionsTable;
 }
 
 /** A column the database fills in on insert (default) and that may be set explicitly. */
@@ -209,4 +213,91 @@ export interface TranscriptionsTable {
   created_at: ColumnType<Date, Date | undefined, never>;
   /** 0008: the re-run round this version belongs to. */
   transcription_round: ColumnType<number, number | undefined, never>;
+}
+
+// ---- 0011_note_templates.sql (issue 6 "Templates") ----
+
+/** owner_user_id null = an organisation template; else one member's personal template. */
+export interface NoteTemplatesTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  owner_user_id: InsertOnly<string | null>;
+  name: string;
+  language: "en" | "fr" | "es";
+  description: Defaulted<string>;
+  /** TemplateSection[]: written as a JSON string (cast to jsonb in the query), read back parsed. */
+  sections: ColumnType<unknown[], string, string>;
+  based_on: InsertOnly<string | null>;
+  created_by: InsertOnly<string | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: Defaulted<Date>;
+  archived_at: Date | null;
+}
+
+// ---- 0012_notes.sql (issue 6 "Generation", "The note editor") ----
+
+export const NOTE_STATUSES = ["generating", "draft", "failed", "signed", "amended"] as const;
+export type NoteStatus = (typeof NOTE_STATUSES)[number];
+export const NOTE_VERSION_KINDS = ["draft_edit", "signed", "amendment"] as const;
+export type NoteVersionKind = (typeof NOTE_VERSION_KINDS)[number];
+
+/** jsonb written as a JSON string (cast in the query), read back parsed. */
+type JsonColumn<T> = ColumnType<T, string | undefined, string>;
+
+export interface NotesTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  visit_id: InsertOnly<string>;
+  patient_id: InsertOnly<string>;
+  template_id: string;
+  /** NoteTemplate snapshot. */
+  template: JsonColumn<unknown>;
+  language: VisitLanguage;
+  status: Defaulted<NoteStatus>;
+  engine: ColumnType<string | null, string | null | undefined, string | null>;
+  model: ColumnType<string | null, string | null | undefined, string | null>;
+  /** NoteSectionDraft[] as generated. */
+  sections: JsonColumn<unknown[]>;
+  /** NoteSectionDraft[]: the current text. */
+  content: JsonColumn<unknown[]>;
+  /** Omission[]. */
+  omissions: JsonColumn<unknown[]>;
+  progress: ColumnType<number | null, number | null | undefined, number | null>;
+  generation: Defaulted<number>;
+  pending_sections: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  failure_code: ColumnType<string | null, string | null | undefined, string | null>;
+  failure_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  rating: ColumnType<number | null, number | null | undefined, number | null>;
+  rating_comment: ColumnType<string | null, string | null | undefined, string | null>;
+  generated_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  signed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  signed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_by: InsertOnly<string | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, never>;
+}
+
+/** Immutable: murmur_app may only SELECT and INSERT; signed and amendment rows outlive every role. */
+export interface NoteVersionsTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  note_id: InsertOnly<string>;
+  version: InsertOnly<number>;
+  kind: InsertOnly<NoteVersionKind>;
+  sections: ColumnType<unknown[], string, never>;
+  content_sha256: InsertOnly<string>;
+  author_id: InsertOnly<string | null>;
+  amendment_reason: InsertOnly<string | null>;
+  edit_distance: ColumnType<Record<string, number> | null, string | null | undefined, never>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** 0010: windows decoded while recording (jobs only; members may read). */
+export interface TranscriptionWindowCacheTable {
+  org_id: InsertOnly<string>;
+  visit_id: InsertOnly<string>;
+  cache_key: InsertOnly<string>;
+  /** A CachedWindow (app/services/speech/window-cache.ts), written as a JSON string. */
+  result: ColumnType<unknown, string, never>;
+  created_at: ColumnType<Date, Date | undefined, never>;
 }

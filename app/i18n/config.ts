@@ -15,6 +15,9 @@ export const NAMESPACES = [
   "invites",
   "billing",
   "recorder",
+  "templates",
+  "notes",
+  "patients",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -7,9 +7,12 @@ import enDev from "../../locales/en/dev.json" with { type: "json" };
 import enErrors from "../../locales/en/errors.json" with { type: "json" };
 import enInvites from "../../locales/en/invites.json" with { type: "json" };
 import enMarketing from "../../locales/en/marketing.json" with { type: "json" };
+import enNotes from "../../locales/en/notes.json" with { type: "json" };
 import enOrg from "../../locales/en/org.json" with { type: "json" };
 import enOrgSettings from "../../locales/en/orgSettings.json" with { type: "json" };
+import enPatients from "../../locales/en/patients.json" with { type: "json" };
 import enRecorder from "../../locales/en/recorder.json" with { type: "json" };
+import enTemplates from "../../locales/en/templates.json" with { type: "json" };
 import esApp from "../../locales/es/app.json" with { type: "json" };
 import esAuth from "../../locales/es/auth.json" with { type: "json" };
 import esBilling from "../../locales/es/billing.json" with { type: "json" };
@@ -18,9 +21,12 @@ import esDev from "../../locales/es/dev.json" with { type: "json" };
 import esErrors from "../../locales/es/errors.json" with { type: "json" };
 import esInvites from "../../locales/es/invites.json" with { type: "json" };
 import esMarketing from "../../locales/es/marketing.json" with { type: "json" };
+import esNotes from "../../locales/es/notes.json" with { type: "json" };
 import esOrg from "../../locales/es/org.json" with { type: "json" };
 import esOrgSettings from "../../locales/es/orgSettings.json" with { type: "json" };
+import esPatients from "../../locales/es/patients.json" with { type: "json" };
 import esRecorder from "../../locales/es/recorder.json" with { type: "json" };
+import esTemplates from "../../locales/es/templates.json" with { type: "json" };
 import frApp from "../../locales/fr/app.json" with { type: "json" };
 import frAuth from "../../locales/fr/auth.json" with { type: "json" };
 import frBilling from "../../locales/fr/billing.json" with { type: "json" };
@@ -29,9 +35,12 @@ import frDev from "../../locales/fr/dev.json" with { type: "json" };
 import frErrors from "../../locales/fr/errors.json" with { type: "json" };
 import frInvites from "../../locales/fr/invites.json" with { type: "json" };
 import frMarketing from "../../locales/fr/marketing.json" with { type: "json" };
+import frNotes from "../../locales/fr/notes.json" with { type: "json" };
 import frOrg from "../../locales/fr/org.json" with { type: "json" };
 import frOrgSettings from "../../locales/fr/orgSettings.json" with { type: "json" };
+import frPatients from "../../locales/fr/patients.json" with { type: "json" };
 import frRecorder from "../../locales/fr/recorder.json" with { type: "json" };
+import frTemplates from "../../locales/fr/templates.json" with { type: "json" };
 
 /** Every message in every language, held in memory by the server. */
 export const resources = {
@@ -47,6 +56,9 @@ export const resources = {
     invites: enInvites,
     billing: enBilling,
     recorder: enRecorder,
+    notes: enNotes,
+    templates: enTemplates,
+    patients: enPatients,
   },
   fr: {
     common: frCommon,
@@ -60,6 +72,9 @@ export const resources = {
     invites: frInvites,
     billing: frBilling,
     recorder: frRecorder,
+    notes: frNotes,
+    templates: frTemplates,
+    patients: frPatients,
   },
   es: {
     common: esCommon,
@@ -73,5 +88,8 @@ export const resources = {
     invites: esInvites,
     billing: esBilling,
     recorder: esRecorder,
+    notes: esNotes,
+    templates: esTemplates,
+    patients: esPatients,
   },
 } satisfies Resource;

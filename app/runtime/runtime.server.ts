@@ -2,8 +2,9 @@ import { type Database, openDatabase } from "#app/db/database.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { type AuthRuntime, startAuthRuntime } from "#app/services/auth/auth-runtime.server.ts";
 import { startJobs, stopJobs } from "#app/services/jobs/jobs.server.ts";
-import { createSpeechRegistry, parseSpeechEnv } from "#app/services/speech/config.server.ts";
-import { createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
+import { createNoteEngine } from "#app/services/notes/engines/registry.server.ts";
+import { createSpeechRegistry } from "#app/services/speech/config.server.ts";
+import { createLiveTranscribePort, createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
 import type { Env } from "#app/utils/env.server.ts";
 import { createLogger, type Logger } from "#app/utils/logger.server.ts";
 
@@ -36,7 +37,15 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
   };
   // The transcription workers run in this process; the engines themselves run as child processes
   // (pocketsphinx, ffmpeg) or remote APIs, so pages stay fast while a visit is transcribed.
-  const speech = createSpeechRegistry(parseSpeechEnv(process.env));
-  await startJobs(runtime, { transcribe: createTranscribePort(speech) });
+  // The ASR_* settings were validated with the rest of the env at boot (app/utils/env.server.ts).
+  const speech = createSpeechRegistry(env);
+  // Issue 6: the note engine (extractive by default, or an OpenAI-compatible server) runs the
+  // generate-note jobs in this process; NOTES_ENGINE and LLM_OPENAI_* were validated at boot.
+  const generateNote = createNoteEngine(env);
+  await startJobs(runtime, {
+    transcribe: createTranscribePort(speech),
+    transcribeLive: createLiveTranscribePort(speech),
+    generateNote,
+  });
   return runtime;
 }

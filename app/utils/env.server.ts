@@ -1,69 +1,76 @@
 import { z } from "zod";
+import { checkNotesEnv, NotesEnvShape } from "#app/services/notes/engines/env.ts";
+import { checkSpeechEnv, SpeechEnvShape } from "#app/services/speech/env-schema.ts";
+import { checkStorageEnv, StorageEnvShape } from "#app/services/storage/config.server.ts";
 
 const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 
 /** Every variable Murmur reads; `.env.example` documents the same list. */
-export const EnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default("0.0.0.0"),
-  MURMUR_DATA_DIR: z.string().default("./data"),
-  DATABASE_URL: optionalUrl,
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  TRUST_PROXY: z
-    .enum(["true", "false"])
-    .default("false")
-    .transform((v) => v === "true"),
-  SENTRY_DSN: optionalUrl,
-  SENTRY_ENVIRONMENT: optionalString,
-  ORG_BOOTSTRAP_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(5000),
-  /** Public address of this deployment (links in emails, redirect checks). Defaults to http://localhost:PORT. */
-  SITE_URL: optionalUrl,
-  /** Hosted Supabase project: when set, auth goes there instead of the embedded /auth/v1. */
-  SUPABASE_URL: optionalUrl,
-  SUPABASE_ANON_KEY: optionalString,
-  SUPABASE_SERVICE_ROLE_KEY: optionalString,
-  /** Extra allowed redirect URLs for auth emails, comma-separated (GoTrue's URI_ALLOW_LIST); `*` and `**` globs. */
-  AUTH_ADDITIONAL_REDIRECT_URLS: z.string().default(""),
-  AUTH_EMAIL_AUTOCONFIRM: z
-    .enum(["true", "false"])
-    .default("false")
-    .transform((v) => v === "true"),
-  AUTH_JWT_EXPIRY: z.coerce.number().int().min(30).max(604_800).default(3600),
-  AUTH_DISABLE_SIGNUP: z
-    .enum(["true", "false"])
-    .default("false")
-    .transform((v) => v === "true"),
-  /** smtp://user:pass@host:port or smtps://…; without it emails stay in the outbox. */
-  SMTP_URL: optionalUrl,
-  SMTP_FROM: z.string().default("Murmur AI Scribe <no-reply@localhost>"),
-  /** Shows /dev/mailbox with every outgoing email and SMS. Never enable in production. */
-  MURMUR_DEV_MAILBOX: z
-    .enum(["0", "1"])
-    .default("0")
-    .transform((v) => v === "1"),
-  /** Stripe billing: set to sell plans through Checkout; without it the manual provider applies. */
-  STRIPE_SECRET_KEY: optionalString,
-  /** Verifies POST /api/billing/stripe/webhook (whsec_…); without it the webhook is 404. */
-  STRIPE_WEBHOOK_SECRET: optionalString,
-  /** Stripe's API address (default https://api.stripe.com); tests point it at a local fake. */
-  STRIPE_API_BASE: optionalUrl,
-  /** Stripe Price ids; a plan without one is "Contact us" on the billing page. */
-  STRIPE_PRICE_SOLO: optionalString,
-  STRIPE_PRICE_PRACTICE: optionalString,
-  STRIPE_PRICE_CLINIC: optionalString,
-  /** S3-compatible audio storage; without S3_BUCKET audio stays under MURMUR_DATA_DIR/blobs. */
-  S3_BUCKET: optionalString,
-  S3_REGION: optionalString,
-  S3_ENDPOINT: optionalUrl,
-  S3_ACCESS_KEY_ID: optionalString,
-  S3_SECRET_ACCESS_KEY: optionalString,
-  S3_FORCE_PATH_STYLE: optionalString,
-  S3_PREFIX: optionalString,
-  /** Largest request body accepted outside upload routes, in bytes. */
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
-});
+export const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default("0.0.0.0"),
+    MURMUR_DATA_DIR: z.string().default("./data"),
+    DATABASE_URL: optionalUrl,
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    TRUST_PROXY: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((v) => v === "true"),
+    SENTRY_DSN: optionalUrl,
+    SENTRY_ENVIRONMENT: optionalString,
+    ORG_BOOTSTRAP_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(5000),
+    /** Public address of this deployment (links in emails, redirect checks). Defaults to http://localhost:PORT. */
+    SITE_URL: optionalUrl,
+    /** Hosted Supabase project: when set, auth goes there instead of the embedded /auth/v1. */
+    SUPABASE_URL: optionalUrl,
+    SUPABASE_ANON_KEY: optionalString,
+    SUPABASE_SERVICE_ROLE_KEY: optionalString,
+    /** Extra allowed redirect URLs for auth emails, comma-separated (GoTrue's URI_ALLOW_LIST); `*` and `**` globs. */
+    AUTH_ADDITIONAL_REDIRECT_URLS: z.string().default(""),
+    AUTH_EMAIL_AUTOCONFIRM: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((v) => v === "true"),
+    AUTH_JWT_EXPIRY: z.coerce.number().int().min(30).max(604_800).default(3600),
+    AUTH_DISABLE_SIGNUP: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((v) => v === "true"),
+    /** smtp://user:pass@host:port or smtps://…; without it emails stay in the outbox. */
+    SMTP_URL: optionalUrl,
+    SMTP_FROM: z.string().default("Murmur AI Scribe <no-reply@localhost>"),
+    /** Shows /dev/mailbox with every outgoing email and SMS. Never enable in production. */
+    MURMUR_DEV_MAILBOX: z
+      .enum(["0", "1"])
+      .default("0")
+      .transform((v) => v === "1"),
+    /** Stripe billing: set to sell plans through Checkout; without it the manual provider applies. */
+    STRIPE_SECRET_KEY: optionalString,
+    /** Verifies POST /api/billing/stripe/webhook (whsec_…); without it the webhook is 404. */
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    /** Stripe's API address (default https://api.stripe.com); tests point it at a local fake. */
+    STRIPE_API_BASE: optionalUrl,
+    /** Stripe Price ids; a plan without one is "Contact us" on the billing page. */
+    STRIPE_PRICE_SOLO: optionalString,
+    STRIPE_PRICE_PRACTICE: optionalString,
+    STRIPE_PRICE_CLINIC: optionalString,
+    /** S3-compatible audio storage; without S3_BUCKET audio stays under MURMUR_DATA_DIR/blobs (ADR 8). */
+    ...StorageEnvShape,
+    /** Speech engines (docs/speech.md "Configuration"). */
+    ...SpeechEnvShape,
+    /** Note engines (docs/notes.md "Note engines"). */
+    ...NotesEnvShape,
+    /** Largest request body accepted outside upload routes, in bytes. */
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  })
+  .superRefine((env, ctx) => {
+    checkStorageEnv(env, ctx);
+    checkSpeechEnv(env, ctx);
+    checkNotesEnv(env, ctx);
+  });
 
 export type Env = z.infer<typeof EnvSchema>;
 

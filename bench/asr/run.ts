@@ -4,7 +4,7 @@
 // the time from Stop to transcript for a 5-minute recording. It reports; it exits 1 only when
 // nothing could be measured. See bench/asr/README.md.
 //
-//   node bench/asr/run.ts [--voices v1,v2] [--engines a,b] [--skip-long] [--sentences N]
+//   node bench/asr/run.ts [--voices v1,v2] [--engines a,b] [--skip-long | --only-long] [--sentences N]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +19,7 @@ import { createPocketsphinxEngine } from "#app/services/speech/pocketsphinx.serv
 import { readWavInfo } from "#app/services/speech/wav.server.ts";
 import { errorRate, sumErrors, type WordErrors, wordErrors } from "#app/services/speech/wer.ts";
 import { type Clip, debianTestdataClips, readSentences, sharedSampleClips, synthesiseClinical } from "./datasets.ts";
+import { stopToTranscript } from "./stop-to-transcript.ts";
 
 const PROJECT_DIR = resolve(import.meta.dirname, "../..");
 const DEFAULT_VOICES = ["en-us+klatt", "en-us+klatt4", "en-gb-x-rp+klatt", "en-us"];
@@ -137,69 +138,6 @@ async function measure(
   return rows;
 }
 
-/** The pipeline after Stop for a 5-minute webm/opus recording, whole, and with all but the last window already transcribed while recording. */
-async function stopToTranscript(engine: SpeechEngine, clinicalWavs: string[], sentences: string[], directory: string) {
-  const list = join(directory, "concat.txt");
-  const loops = Math.ceil(300 / 60);
-  writeFileSync(list, Array.from({ length: loops }, () => clinicalWavs.map((p) => `file '${p}'`).join("\n")).join("\n"));
-  const recording = join(directory, "visit-5min.webm");
-  execFileSync("ffmpeg", [
-    "-nostdin",
-    "-loglevel",
-    "error",
-    "-y",
-    "-f",
-    "concat",
-    "-safe",
-    "0",
-    "-i",
-    list,
-    "-t",
-    "300",
-    "-c:a",
-    "libopus",
-    "-b:a",
-    "32k",
-    recording,
-  ]);
-  const t0 = performance.now();
-  const normalised = await normaliseAudio(recording, join(directory, "visit-5min.wav"));
-  const normaliseSec = (performance.now() - t0) / 1000;
-  const t1 = performance.now();
-  const cpu1 = childCpuSec();
-  const whole = await transcribeLongAudio(engine, normalised.path, { language: "en" });
-  const wholeSec = (performance.now() - t1) / 1000;
-  const wholeCpuSec = childCpuSec() - cpu1;
-  // Streaming transcription leaves only the last window (30 s with 2 s overlap) for after Stop.
-  const last = join(directory, "last-window.wav");
-  execFileSync("ffmpeg", [
-    "-nostdin",
-    "-loglevel",
-    "error",
-    "-y",
-    "-sseof",
-    "-30",
-    "-i",
-    normalised.path,
-    "-c:a",
-    "pcm_s16le",
-    last,
-  ]);
-  const t2 = performance.now();
-  await engine.transcribe(last, { language: "en" });
-  const lastSec = (performance.now() - t2) / 1000;
-  return {
-    audioSec: normalised.durationSec,
-    normaliseSec,
-    batchSec: normaliseSec + wholeSec,
-    batchDecodeCpuSec: wholeCpuSec,
-    streamingSec: normaliseSec + lastSec,
-    segments: whole.segments.length,
-    words: whole.text.split(" ").length,
-    sentencesSpoken: sentences.length,
-  };
-}
-
 function table(rows: Row[]): string {
   const header = ["set", "engine", "clips", "ref words", "WER", "S/D/I", "audio s", "RTF wall", "RTF CPU"];
   const lines = rows.map((r) => [
@@ -224,6 +162,7 @@ async function main(): Promise<number> {
       voices: { type: "string" },
       engines: { type: "string" },
       "skip-long": { type: "boolean", default: false },
+      "only-long": { type: "boolean", default: false },
       sentences: { type: "string" },
     },
   });
@@ -235,7 +174,8 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   try {
     console.log(`Engines: ${engines.map((e) => e.name).join(", ")}`);
-    const debian = debianTestdataClips();
+    const onlyLong = values["only-long"];
+    const debian = onlyLong ? [] : debianTestdataClips();
     if (debian.length === 0)
       console.log("(a) Debian pocketsphinx-testdata not installed (apt-get install pocketsphinx-testdata): skipped");
     for (const set of [...new Set(debian.map((c) => c.set))]) {
@@ -248,15 +188,16 @@ async function main(): Promise<number> {
         )),
       );
     }
-    const shared = sharedSampleClips();
-    if (shared.length === 0) console.log("(a) ../shared/data/speech-samples absent: skipped");
+    const shared = onlyLong ? [] : sharedSampleClips();
+    if (onlyLong) console.log("--only-long: WER sets skipped");
+    else if (shared.length === 0) console.log("(a) ../shared/data/speech-samples absent: skipped");
     else rows.push(...(await measure("shared-samples", shared, engines, scratch)));
 
     const clinicalWavs: string[] = [];
     for (const voice of voices) {
       const clip = synthesiseClinical(sentences, voice, scratch);
       clinicalWavs.push(clip.path);
-      rows.push(...(await measure(clip.set, [clip], engines, scratch)));
+      if (!onlyLong) rows.push(...(await measure(clip.set, [clip], engines, scratch)));
     }
 
     console.log("\nWER; real-time factor = decode time / audio duration (wall clock, and decoder CPU time):\n");
@@ -266,12 +207,12 @@ async function main(): Promise<number> {
     const primary = engines[0];
     if (!values["skip-long"] && primary) {
       const recognisable = clinicalWavs.slice(0, Math.max(1, clinicalWavs.length - 1));
-      long = await stopToTranscript(primary.engine, recognisable, sentences, scratch);
+      long = await stopToTranscript(primary.engine, recognisable, scratch);
       console.log(
-        `\nStop → transcript, ${long.audioSec.toFixed(0)} s webm/opus recording, ${primary.name}:\n` +
-          `  normalise ${long.normaliseSec.toFixed(1)} s; batch (whole recording after Stop) ${long.batchSec.toFixed(1)} s; ` +
-          `streaming (only the last 30 s window left) ${long.streamingSec.toFixed(1)} s; ` +
-          `decoder CPU for the whole recording ${long.batchDecodeCpuSec.toFixed(1)} s`,
+        `\nStop → transcript, ${long.audioSec} s webm/opus recording, ${primary.name} (target ≤ 15 s):\n` +
+          `  transcribing while recording: ${long.streamingSec.toFixed(1)} s (${long.windowsAfterStop} of ${long.windowsTotal} windows left after Stop; ` +
+          `${long.livePasses} live passes, longest ${long.longestLivePassSec.toFixed(1)} s; same transcript as batch: ${long.sameTranscript})\n` +
+          `  batch (everything after Stop): ${long.batchSec.toFixed(1)} s`,
       );
     }
     const resultsDir = join(PROJECT_DIR, "bench/results");

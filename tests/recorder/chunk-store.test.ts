@@ -114,7 +114,7 @@ describe("session records (SPEC §4 key families)", () => {
     for (let seq = 0; seq < 3; seq++) await store.appendChunk(VISIT, audioBytes(seq), 3000 * (seq + 1));
     const session = (await store.getSession(VISIT)) as SessionRecord;
     expect(session).toMatchObject({ status: "recording", nextSeq: 3, bytes: 200 + 201 + 202, durationMs: 9000 });
-    expect(session.segments).toEqual([{ firstSeq: 0, mimeType: "audio/webm;codecs=opus" }]);
+    expect(session.segments).toEqual([{ firstSeq: 0, mimeType: "audio/webm;codecs=opus", startMs: 0 }]);
   });
 
   it("writes neither the chunk nor the counters when the transaction fails", async () => {
@@ -146,8 +146,8 @@ describe("session records (SPEC §4 key families)", () => {
     const after = makeStore(storage);
     const session = await after.openSession(OPEN);
     expect(session.segments).toEqual([
-      { firstSeq: 0, mimeType: OPEN.mimeType },
-      { firstSeq: 2, mimeType: OPEN.mimeType },
+      { firstSeq: 0, mimeType: OPEN.mimeType, startMs: 0 },
+      { firstSeq: 2, mimeType: OPEN.mimeType, startMs: 6000 },
     ]);
     expect((await after.appendChunk(VISIT, audioBytes(2), 9000)).seq).toBe(2);
   });

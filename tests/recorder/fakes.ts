@@ -5,6 +5,7 @@
 import { createHash, webcrypto } from "node:crypto";
 import { vi } from "vitest";
 import { createChunkStore } from "#app/services/recorder/chunk-store.ts";
+import type { FinishManifest } from "#app/services/recorder/manifest.ts";
 import type { MediaRecorderLike, MediaStreamLike, MediaTrackLike, TrackEventName } from "#app/services/recorder/media-types.ts";
 import { createMemoryStorage, type RecorderStorage } from "#app/services/recorder/storage-port.ts";
 import type { Timers } from "#app/services/recorder/types.ts";
@@ -99,7 +100,7 @@ function json(status: number, body: unknown): Response {
  */
 export function createFakeServer() {
   const chunks = new Map<string, Map<number, { sha256: string; bytes: Uint8Array; orgId: string | null }>>();
-  const finished = new Map<string, { chunks: number; bytes: number; duration_ms: number }>();
+  const finished = new Map<string, FinishManifest>();
   const requests: ServerRequest[] = [];
   const overrides: { match: Override; once: boolean }[] = [];
   const held = new Map<number, { release: () => void; promise: Promise<void> }>();
@@ -177,11 +178,7 @@ export function createFakeServer() {
         return json(200, { seq: request.seq, acknowledged: true, ...(existing ? { duplicate: true } : {}) });
       }
       if (method === "POST" && url.pathname.endsWith("/finish")) {
-        const manifest = JSON.parse(new TextDecoder().decode(request.body ?? new Uint8Array())) as {
-          chunks: number;
-          bytes: number;
-          duration_ms: number;
-        };
+        const manifest = JSON.parse(new TextDecoder().decode(request.body ?? new Uint8Array())) as FinishManifest;
         const have = chunks.get(request.visitId) ?? new Map();
         const missing = Array.from({ length: manifest.chunks }, (_, seq) => seq).filter((seq) => !have.has(seq));
         if (missing.length > 0) return json(409, { code: "chunks_missing", missing });

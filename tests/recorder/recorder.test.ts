@@ -165,6 +165,28 @@ describe("microphone loss", () => {
 });
 
 describe("stop", () => {
+  it("sends the recorded stretches between pauses in the manifest", async () => {
+    const tab = await recording();
+    tab.media.emit(audioBytes(0));
+    await vi.advanceTimersByTimeAsync(4000);
+    tab.runtime.recorder.pause();
+    await vi.advanceTimersByTimeAsync(60_000);
+    await tab.runtime.recorder.resume();
+    tab.media.emit(audioBytes(1));
+    await vi.advanceTimersByTimeAsync(2500);
+    tab.media.finalBytes = audioBytes(2);
+    await tab.runtime.recorder.stop();
+    await until(() => tab.server.finished.has(VISIT), "manifest accepted");
+    expect(tab.server.finished.get(VISIT)).toMatchObject({
+      chunks: 3,
+      duration_ms: 6500,
+      segments: [
+        { start_ms: 0, end_ms: 4000 },
+        { start_ms: 4000, end_ms: 6500 },
+      ],
+    });
+  });
+
   it("flushes the last chunk, then sends the manifest once every chunk is acknowledged", async () => {
     const tab = await recording();
     tab.media.emit(audioBytes(0));
@@ -179,7 +201,13 @@ describe("stop", () => {
     await until(() => tab.server.finished.has(VISIT), "manifest accepted");
     expect(tab.server.storedSeqs(VISIT)).toEqual([0, 1, 2]);
     for (const seq of [0, 1, 2]) expect(tab.server.chunks.get(VISIT)?.get(seq)?.bytes).toEqual(audioBytes(seq));
-    expect(tab.server.finished.get(VISIT)).toEqual({ chunks: 3, bytes: 600 + 3, duration_ms: 5000 });
+    expect(tab.server.finished.get(VISIT)).toEqual({
+      chunks: 3,
+      bytes: 600 + 3,
+      duration_ms: 5000,
+      mime_type: "audio/webm;codecs=opus",
+      segments: [{ start_ms: 0, end_ms: 5000 }],
+    });
     expect(tab.storage.dump("chunks").size).toBe(0);
     expect(tab.storage.dump("sessions").size).toBe(0);
     await until(() => tab.locks.held.size === 0, "visit lock released");

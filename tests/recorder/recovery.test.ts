@@ -75,7 +75,13 @@ describe("recovery", () => {
     const report = await tab.runtime.recover(ORG_A, USER);
     expect(report.finishing).toEqual([VISIT]);
     await until(() => tab.server.finished.has(VISIT), "finished");
-    expect(tab.server.finished.get(VISIT)).toEqual({ chunks: 3, bytes: 603, duration_ms: 9000 });
+    expect(tab.server.finished.get(VISIT)).toEqual({
+      chunks: 3,
+      bytes: 603,
+      duration_ms: 9000,
+      mime_type: "audio/webm",
+      segments: [{ start_ms: 0, end_ms: 9000 }],
+    });
     expect(storage.dump("sessions").size).toBe(0);
     expect(storage.dump("chunks").size).toBe(0);
   });

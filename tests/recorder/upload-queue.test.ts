@@ -296,7 +296,13 @@ describe("finish", () => {
     const finish = t.server.requests.filter((r) => r.path.endsWith("/finish"));
     expect(finish).toHaveLength(1);
     expect(t.server.requests.indexOf(finish[0] as (typeof finish)[number])).toBe(3);
-    expect(t.server.finished.get(VISIT)).toEqual({ chunks: 3, bytes: 200 + 201 + 202, duration_ms: 9000 });
+    expect(t.server.finished.get(VISIT)).toEqual({
+      chunks: 3,
+      bytes: 200 + 201 + 202,
+      duration_ms: 9000,
+      mime_type: "audio/webm",
+      segments: [{ start_ms: 0, end_ms: 9000 }],
+    });
     expect(finish[0]?.headers.get("x-org-id")).toBe(ORG_A);
     expect(await t.store.getSession(VISIT)).toBeNull();
   });

@@ -11,8 +11,9 @@ export interface RecordedRequest {
 export type Handler = (request: RecordedRequest, response: ServerResponse) => void;
 
 /**
- * A stand-in for a hosted OpenAI-compatible speech API on the loopback interface (msw is not a
- * dependency of this project; a real socket also exercises fetch's own timeouts and multipart).
+ * A stand-in for a hosted OpenAI-compatible speech API on the loopback interface, for the
+ * socket-level cases msw cannot produce (stalled or cut bodies, connections never answered); the
+ * contract itself is tested with msw (tests/mocks/openai-asr.ts).
  * Ports 4600–4699 are this suite's range.
  */
 export async function startLoopbackServer(): Promise<{

@@ -159,6 +159,19 @@ describe("browser organisation store", () => {
     expect(b.store.getState().currentOrgId).toBe("a");
   });
 
+  it("persist() writes the hydrated organisation back after the migration cleanup removed its cookie and key", () => {
+    const list = [org("p", "personal", "owner"), org("a", "practice", "staff")];
+    const b = browser(list);
+    b.store.persist();
+    expect(b.cookies).toEqual([]);
+    b.store.hydrate(list[1] as (typeof list)[number], list);
+    b.stored.delete("murmur-org");
+    b.cookies.length = 0;
+    b.store.persist();
+    expect(b.stored.get("murmur-org")).toBe("a");
+    expect(b.cookies).toEqual([expect.stringMatching(/^murmur-org=a; Path=\/;/)]);
+  });
+
   it("retry clears id, list and roles, then bootstraps again; clear() empties it", async () => {
     const b = browser([org("p", "personal", "owner")]);
     await b.store.bootstrap();

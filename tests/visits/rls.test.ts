@@ -152,6 +152,13 @@ describeEachDatabase("patients and visits under row-level security", (target) =>
     ).rejects.toThrow(/foreign key/);
   });
 
+  it("a patient of one's own organisation can be edited (0013: the guard no longer reads visit-only fields)", async () => {
+    const updated = await withActor(db, inA("clinician"), async (trx) =>
+      trx.updateTable("patients").set({ notes: "allergic to penicillin" }).where("id", "=", ids.patientA).executeTakeFirst(),
+    );
+    expect(updated.numUpdatedRows).toBe(1n);
+  });
+
   it("a row never moves to another organisation, and a visit's consent record never changes", async () => {
     await expect(
       withActor(db, { userId: both, orgId: a.orgId }, (trx) =>

@@ -3,13 +3,14 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BlobNotFoundError, type BlobStore } from "#app/services/storage/blob-store.ts";
-import { storageConfig } from "#app/services/storage/config.server.ts";
+import type { BlobStore } from "#app/services/storage/blob-store.ts";
+import { StorageConfigError, storageConfig } from "#app/services/storage/config.server.ts";
 import { assertBlobKey, audioKey, chunkKey, visitPrefix } from "#app/services/storage/keys.ts";
 import { createLocalBlobStore } from "#app/services/storage/local-disk.server.ts";
 import { BodyTooLargeError, spoolToScratch } from "#app/services/storage/spool.server.ts";
-import { createBlobStore, StorageUnavailableError } from "#app/services/storage/storage.server.ts";
+import { createBlobStore } from "#app/services/storage/storage.server.ts";
 import { sniffAudioFormat } from "#app/services/visits/audio-format.ts";
+import { blobStoreContract } from "./blob-store-contract.ts";
 import { bytesOf, sha256 } from "./harness.ts";
 
 // ADR 8: blobs on local disk under MURMUR_DATA_DIR/blobs, keys namespaced by organisation,
@@ -29,12 +30,6 @@ describe("blob storage", () => {
     await fsp.rm(root, { recursive: true, force: true });
   });
 
-  const read = async (key: string) => {
-    const parts: Buffer[] = [];
-    for await (const part of await store.get(key)) parts.push(part as Buffer);
-    return Buffer.concat(parts);
-  };
-
   it("namespaces keys by organisation and visit", () => {
     expect(chunkKey(org, visit, 12)).toBe(`orgs/${org}/visits/${visit}/chunks/12`);
     expect(audioKey(org, visit, "ab".repeat(32))).toBe(`orgs/${org}/visits/${visit}/audio/${"ab".repeat(32)}`);
@@ -48,34 +43,13 @@ describe("blob storage", () => {
     expect(() => assertBlobKey(chunkKey(org, visit, 1))).not.toThrow();
   });
 
-  it("puts, reads, replaces atomically, checks and deletes blobs", async () => {
-    const key = chunkKey(org, visit, 0);
-    expect(await store.exists(key)).toBe(false);
-    await expect(store.get(key)).rejects.toBeInstanceOf(BlobNotFoundError);
-    await store.put(key, bytesOf(1000, 1));
-    expect(sha256(await read(key))).toBe(sha256(bytesOf(1000, 1)));
-    await store.put(key, new Blob([bytesOf(5, 2)]).stream());
-    expect(sha256(await read(key))).toBe(sha256(bytesOf(5, 2)));
-    expect(await store.exists(key)).toBe(true);
-    await store.delete(key);
-    await store.delete(key);
-    expect(await store.exists(key)).toBe(false);
-    expect(fs.readdirSync(path.join(root, ".scratch"))).toEqual([]);
-  });
+  blobStoreContract(() => store);
 
-  it("moves a finished scratch file into place, and deletes a visit's whole prefix", async () => {
-    const scratch = await store.scratchFile();
-    await fsp.writeFile(scratch, bytesOf(64, 3));
-    await store.putFile(chunkKey(org, visit, 1), scratch);
-    await store.put(chunkKey(org, visit, 2), bytesOf(8, 4));
-    expect(fs.existsSync(scratch)).toBe(false);
-    expect(store.localPath(chunkKey(org, visit, 1))).toBe(path.join(root, "orgs", org, "visits", visit, "chunks", "1"));
-    const otherVisit = "11111111-2222-4333-8444-555555555555";
-    await store.put(chunkKey(org, otherVisit, 0), bytesOf(8, 5));
-    expect(await store.deletePrefix(visitPrefix(org, visit))).toBe(2);
-    expect(await store.exists(chunkKey(org, visit, 1))).toBe(false);
-    expect(await store.exists(chunkKey(org, otherVisit, 0))).toBe(true);
-    expect(await store.deletePrefix(visitPrefix(org, visit))).toBe(0);
+  it("writes through scratch space it leaves empty, and gives tools the blob's own path", async () => {
+    await store.put(chunkKey(org, visit, 5), new Blob([bytesOf(10, 1)]).stream());
+    expect(fs.readdirSync(path.join(root, ".scratch"))).toEqual([]);
+    expect(store.localPath(chunkKey(org, visit, 5))).toBe(path.join(root, "orgs", org, "visits", visit, "chunks", "5"));
+    await store.delete(chunkKey(org, visit, 5));
   });
 
   it("spools a stream to scratch with its size and SHA-256, and stops past the limit leaving nothing", async () => {
@@ -89,11 +63,38 @@ describe("blob storage", () => {
     expect(fs.readdirSync(path.join(root, ".scratch"))).toEqual([]);
   });
 
-  it("picks local disk under MURMUR_DATA_DIR by default and refuses S3 settings it cannot honour", () => {
+  it("picks local disk under MURMUR_DATA_DIR by default and S3 when S3_BUCKET is set", () => {
     expect(storageConfig({ MURMUR_DATA_DIR: "/srv/murmur" })).toEqual({ kind: "local", root: "/srv/murmur/blobs" });
     const s3 = storageConfig({ MURMUR_DATA_DIR: "/srv/murmur", S3_BUCKET: "audio", S3_ENDPOINT: "http://minio:9000" });
-    expect(s3).toMatchObject({ kind: "s3", bucket: "audio", region: "us-east-1", endpoint: "http://minio:9000" });
-    expect(() => createBlobStore(s3)).toThrow(StorageUnavailableError);
+    expect(s3).toEqual({
+      kind: "s3",
+      bucket: "audio",
+      region: "us-east-1",
+      endpoint: "http://minio:9000",
+      accessKeyId: null,
+      secretAccessKey: null,
+      forcePathStyle: false,
+      prefix: "",
+      scratch: "/srv/murmur/blobs-scratch",
+    });
+    expect(createBlobStore(s3).kind).toBe("s3");
+    expect(storageConfig({ S3_BUCKET: "audio", S3_PREFIX: "/murmur/prod/", S3_FORCE_PATH_STYLE: "true" })).toMatchObject({
+      prefix: "murmur/prod",
+      forcePathStyle: true,
+    });
+  });
+
+  it("names the S3 variable that is wrong", () => {
+    const bad = (env: Record<string, string>) => () => storageConfig({ S3_BUCKET: "audio", ...env });
+    expect(bad({ S3_BUCKET: "Audio_Files" })).toThrow(/S3_BUCKET: must be a valid bucket name/);
+    expect(bad({ S3_ENDPOINT: "minio:9000" })).toThrow(/S3_ENDPOINT/);
+    expect(bad({ S3_FORCE_PATH_STYLE: "yes" })).toThrow(/S3_FORCE_PATH_STYLE: must be true or false/);
+    expect(bad({ S3_PREFIX: "a/../b" })).toThrow(/S3_PREFIX/);
+    expect(bad({ S3_ACCESS_KEY_ID: "AKIA" })).toThrow(
+      /S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/,
+    );
+    expect(() => storageConfig({ S3_BUCKET: "audio", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" })).not.toThrow();
+    expect(bad({ S3_ENDPOINT: "minio:9000" })).toThrow(StorageConfigError);
   });
 });
 

@@ -1,12 +1,115 @@
+import { useTranslation } from "react-i18next";
+import { data, Link, redirect } from "react-router";
 import { AppPage } from "#app/components/app-page.tsx";
-import { requireUser } from "#app/services/session/guards.server.ts";
+import { NewPatientForm } from "#app/components/patients/new-patient-form.tsx";
+import { Pagination } from "#app/components/patients/pagination.tsx";
+import { PatientResults } from "#app/components/patients/patient-results.tsx";
+import { VisitList } from "#app/components/patients/visit-list.tsx";
+import { localeFromPath, localizePath } from "#app/i18n/config.ts";
+import { useLocalizedPath } from "#app/i18n/use-locale.ts";
+import { requireOrg } from "#app/services/org-context/current-org.ts";
+import { createPatientFromPage, loadDashboard } from "#app/services/patients/dashboard-page.server.ts";
+import { assertValidPage } from "#app/services/session/page-validity.server.ts";
+import dashboardCss from "#app/styles/patients.css?url";
+import { isAppError } from "#app/utils/app-error.ts";
+import { pageUrl } from "#app/utils/page-url.ts";
 import type { Route } from "./+types/dashboard";
+import { DashboardQuerySchema, NewPatientFormSchema } from "./dashboard-schema.ts";
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
-  return null;
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: dashboardCss }];
+
+const FORM_FIELDS = ["display_name", "date_of_birth", "sex", "external_id", "notes"] as const;
+
+// Issue 5 "Pages to list, search and open them": search the organisation's patients (?q=), see
+// their latest visits and the recent visits, add a patient, and open a visit on /transcribing.
+// Signed-in user and current organisation come from the app layout's middleware (requireOrg).
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const url = pageUrl(request);
+  const query = DashboardQuerySchema.safeParse({
+    q: url.searchParams.get("q") ?? undefined,
+    page: url.searchParams.get("page") ?? undefined,
+    visits_page: url.searchParams.get("visits_page") ?? undefined,
+  });
+  assertValidPage(query.success);
+  const { q, page, visits_page } = query.data ?? DashboardQuerySchema.parse({});
+  const dashboard = await loadDashboard(context, request, { q: q.trim(), page, visitsPage: visits_page });
+  const created = url.searchParams.get("created");
+  return { ...dashboard, timeZone: requireOrg(context).org.timezone || "UTC", created };
 }
 
-export default function Page() {
-  return <AppPage page="dashboard" />;
+export async function action({ context, request }: Route.ActionArgs) {
+  requireOrg(context);
+  const form = await request.formData();
+  const values: Record<string, string> = {};
+  for (const field of FORM_FIELDS) {
+    const value = form.get(field);
+    if (typeof value === "string") values[field] = value.slice(0, 10_000);
+  }
+  const parsed = NewPatientFormSchema.safeParse(values);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "";
+    return data({ error: /^[a-z_]{1,60}$/.test(message) ? message : "invalid_input", values }, { status: 400 });
+  }
+  let id: string;
+  try {
+    ({ id } = await createPatientFromPage(context, request, parsed.data));
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) return data({ error: error.code, values }, { status: error.status });
+    throw error;
+  }
+  // Redirect-after-post to the new patient, found by name, so a reload never posts twice.
+  const path = localizePath("/dashboard", localeFromPath(pageUrl(request).pathname));
+  const params = new URLSearchParams({ q: parsed.data.display_name, created: id });
+  throw redirect(`${path}?${params}`);
+}
+
+function StartVisitLink() {
+  const { t } = useTranslation("patients");
+  const to = useLocalizedPath();
+  return (
+    <p className="dashboard-actions">
+      <Link to={to("/transcribing")} role="button" data-testid="start-visit-link">
+        {t("actions.startVisit")}
+      </Link>
+    </p>
+  );
+}
+
+function RecentVisits({ loaderData }: { loaderData: Extract<Route.ComponentProps["loaderData"], { kind: "dashboard" }> }) {
+  const { t } = useTranslation("patients");
+  const { visits } = loaderData;
+  return (
+    <section aria-labelledby="recent-visits-heading">
+      <h2 id="recent-visits-heading">{t("visits.heading")}</h2>
+      {visits.items.length === 0 ? <p>{t("visits.empty")}</p> : null}
+      <VisitList visits={visits.items} timeZone={loaderData.timeZone} testId="dashboard-visits" />
+      <Pagination param="visits_page" page={visits.page} hasMore={visits.has_more} />
+    </section>
+  );
+}
+
+export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("patients");
+  if (loaderData.kind === "forbidden") {
+    return (
+      <AppPage page="dashboard">
+        <p role="note">{t("forbidden.message")}</p>
+      </AppPage>
+    );
+  }
+  return (
+    <AppPage page="dashboard">
+      <div className="dashboard">
+        <StartVisitLink />
+        <PatientResults
+          q={loaderData.q}
+          patients={loaderData.patients}
+          created={loaderData.created}
+          timeZone={loaderData.timeZone}
+        />
+        <NewPatientForm failure={actionData} created={loaderData.created} />
+        <RecentVisits loaderData={loaderData} />
+      </div>
+    </AppPage>
+  );
 }

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { AppPage } from "#app/components/app-page.tsx";
+import { GenerateNoteForm } from "#app/components/notes/generate-note-form.tsx";
 import { StartVisit } from "#app/components/visits/start-visit.tsx";
 import { VisitView } from "#app/components/visits/visit-view.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
@@ -99,6 +100,10 @@ export default function Transcribing({ loaderData, actionData }: Route.Component
           transcript={loaderData.transcript}
           error={actionData?.error}
         />
+      ) : null}
+      {/* Issue 6: owners and clinicians (canRerun's roles, the notes' roles) draft a note from the transcript. */}
+      {loaderData.kind === "visit" && loaderData.visit.transcription && loaderData.transcript.canRerun ? (
+        <GenerateNoteForm visitId={loaderData.visit.id} orgId={loaderData.orgId} language={loaderData.visit.language} />
       ) : null}
     </AppPage>
   );

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import { PgBoss } from "pg-boss";
 import type { Database } from "#app/db/database.server.ts";
+import type { NoteEnginePort } from "#app/services/notes/jobs/generate-note.server.ts";
+import { startNoteWorkers } from "#app/services/notes/jobs/workers.server.ts";
 import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { blobStore } from "#app/services/storage/storage.server.ts";
 import { purgeExpiredAudio } from "#app/services/visits/purge-audio.server.ts";
@@ -8,6 +10,8 @@ import type { Logger } from "#app/utils/logger.server.ts";
 import { bossDatabase } from "./boss-database.server.ts";
 import { enqueueTranscribeVisit } from "./enqueue.server.ts";
 import {
+  TRANSCRIBE_LIVE_QUEUE,
+  TRANSCRIBE_LIVE_QUEUE_OPTIONS,
   TRANSCRIBE_VISIT_DEAD_QUEUE,
   TRANSCRIBE_VISIT_DEAD_QUEUE_OPTIONS,
   TRANSCRIBE_VISIT_QUEUE,
@@ -15,6 +19,7 @@ import {
   type TranscribeVisitPayload,
 } from "./queues.ts";
 import { registerBoss, unregisterBoss } from "./registry.server.ts";
+import { handleTranscribeLive, type LiveTranscribePort } from "./transcribe-live.server.ts";
 import { handleDeadTranscribeVisit, handleTranscribeVisit, type TranscribePort } from "./transcribe-visit.server.ts";
 
 /** What startJobs needs of the runtime (app/runtime/runtime.server.ts's Runtime has it). */
@@ -27,6 +32,10 @@ export interface JobsRuntime {
 export interface StartJobsOptions {
   /** The speech engine. Without it this process queues jobs but runs none (another may). */
   transcribe?: TranscribePort;
+  /** The note engine (issue 6). Without it this process queues note jobs but runs none. */
+  generateNote?: NoteEnginePort;
+  /** Decodes a recording's settled windows while it is still recording; without it, all decoding waits for Stop. */
+  transcribeLive?: LiveTranscribePort;
   store?: BlobStore;
   /** Transcriptions run at once in this process. */
   concurrency?: number;
@@ -91,6 +100,7 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
   }
   await ensureQueue(boss, TRANSCRIBE_VISIT_DEAD_QUEUE, TRANSCRIBE_VISIT_DEAD_QUEUE_OPTIONS);
   await ensureQueue(boss, TRANSCRIBE_VISIT_QUEUE, TRANSCRIBE_VISIT_QUEUE_OPTIONS);
+  await ensureQueue(boss, TRANSCRIBE_LIVE_QUEUE, TRANSCRIBE_LIVE_QUEUE_OPTIONS);
   registerBoss(db, boss);
 
   const store = options.store ?? blobStore(runtime.env);
@@ -113,6 +123,24 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
   } else {
     logger.warn("no speech engine connected: transcription jobs are queued but not run by this process");
   }
+  const transcribeLive = options.transcribeLive;
+  if (transcribeLive) {
+    await boss.work<TranscribeVisitPayload>(
+      TRANSCRIBE_LIVE_QUEUE,
+      { includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, localConcurrency: 1 },
+      async ([job]) => {
+        if (!job) return;
+        return { outcome: await handleTranscribeLive(job, { db, store, transcribeLive, logger }) };
+      },
+    );
+  }
+
+  await startNoteWorkers(boss, runtime, {
+    engine: options.generateNote,
+    pollingIntervalSeconds: options.pollingIntervalSeconds,
+    sweepIntervalMs: options.sweepIntervalMs,
+    sweepMinAgeMs: options.sweepMinAgeMs,
+  });
 
   const minAgeMs = options.sweepMinAgeMs ?? 60_000;
   const sweep = async (): Promise<number> => {

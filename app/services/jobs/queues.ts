@@ -36,3 +36,18 @@ export const TRANSCRIBE_VISIT_DEAD_QUEUE_OPTIONS = {
   retryDelay: 30,
   retryBackoff: true,
 } as const;
+
+/**
+ * Issue 5 "Transcribe while recording": decodes the settled windows of a visit that is still
+ * recording. Best effort: no retries (the next chunk queues another run, and the job after Stop
+ * decodes whatever is missing). `stately` with a delayed start batches the chunks of ~10 s into
+ * one run, and never runs two at once for one visit.
+ */
+export const TRANSCRIBE_LIVE_QUEUE = "transcribe-live";
+export const TRANSCRIBE_LIVE_DELAY_SECONDS = 10;
+export const TRANSCRIBE_LIVE_QUEUE_OPTIONS = {
+  policy: "stately",
+  retryLimit: 0,
+  expireInSeconds: 15 * 60,
+  heartbeatSeconds: 30,
+} as const;

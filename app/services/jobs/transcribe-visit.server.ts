@@ -4,9 +4,11 @@ import { pipeline } from "node:stream/promises";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { Database } from "#app/db/database.server.ts";
 import type { VisitLanguage, VisitStatus } from "#app/db/schema.ts";
+import type { WindowCache } from "#app/services/speech/window-cache.ts";
 import { BlobNotFoundError, type BlobStore } from "#app/services/storage/blob-store.ts";
 import { recordSystemAudit } from "#app/services/visits/system-audit.server.ts";
 import { insertTranscriptVersion } from "#app/services/visits/transcripts.server.ts";
+import { clearWindowCache, visitWindowCache } from "#app/services/visits/window-cache.server.ts";
 import type { Logger } from "#app/utils/logger.server.ts";
 import { TranscribeVisitPayloadSchema } from "./queues.ts";
 
@@ -30,6 +32,8 @@ export type TranscribePort = (
     signal?: AbortSignal;
     /** Fraction done (0–1), as often as the engine likes: the job throttles what it stores. */
     onProgress?: (done: number) => void;
+    /** Windows decoded while the visit was recording (transcribe-live.server.ts). */
+    cache?: WindowCache;
   },
 ) => Promise<TranscriptionResult>;
 
@@ -135,7 +139,11 @@ export async function handleTranscribeVisit(job: TranscribeJob, deps: Transcribe
   }
   const progress = progressWriter(deps, { orgId, visitId, round: start.round });
   try {
-    result = await deps.transcribe(audio.path, start.language, { signal: job.signal, onProgress: progress.report });
+    result = await deps.transcribe(audio.path, start.language, {
+      signal: job.signal,
+      onProgress: progress.report,
+      cache: visitWindowCache(deps.db, orgId, visitId),
+    });
   } catch (error) {
     await progress.settle();
     const retryable = (error as { retryable?: unknown }).retryable !== false;
@@ -176,6 +184,7 @@ export async function handleTranscribeVisit(job: TranscribeJob, deps: Transcribe
       failure_reason: null,
       transcription_progress: null,
     });
+    await clearWindowCache(trx, orgId, visitId);
     if (version === null) return "already_transcribed";
     await trx
       .updateTable("visits")

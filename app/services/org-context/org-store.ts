@@ -57,6 +57,10 @@ export function createOrgStore(deps: OrgStoreDeps) {
       ready(orgs, org.id);
       if (deps.storage?.getItem(ORG_STORAGE_KEY) !== org.id) remember(org.id);
     },
+    /** Writes the current organisation back to storage and cookie (after the migration cleanup removed them). */
+    persist() {
+      if (state.currentOrgId) remember(state.currentOrgId);
+    },
     /** SPEC §4 bootstrap against the REST API (after sign-in in this tab, or a manual retry). */
     async bootstrap(): Promise<void> {
       if (deps.shouldSkip() || state.status === "loading") return;

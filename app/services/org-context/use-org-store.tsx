@@ -71,8 +71,9 @@ export function useOrgStore(): OrgStoreState {
 export const orgAuthHooks = {
   onOrganisationLoad: () => {
     const current = browserOrgStore();
-    // The server has already resolved the organisation for app pages it rendered.
-    if (current.getState().status === "ready") return;
+    // The server has already resolved the organisation for app pages it rendered; the migration
+    // cleanup that runs just before this (SPEC §4) may have removed its cookie, so write it back.
+    if (current.getState().status === "ready") return current.persist();
     return current.bootstrap();
   },
   onOrganisationClear: () => store?.clear(),

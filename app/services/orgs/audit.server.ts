@@ -31,6 +31,14 @@ export const ORG_AUDIT_ACTIONS = [
   "visit.audio_purged",
   "visit.transcription_rerun",
   "visit.transcript_edited",
+  // Issue 6 "Templates": ids, scope and name only (templates hold no patient data).
+  "template.created",
+  "template.updated",
+  "template.deleted",
+  // Issue 6 notes: ids, template, versions and hashes only, never note text.
+  "note.generate",
+  "note.sign",
+  "note.amend",
 ] as const;
 export type OrgAuditAction = (typeof ORG_AUDIT_ACTIONS)[number];
 
@@ -45,7 +53,7 @@ export async function recordAudit(
     orgId: string;
     actorId: string;
     action: OrgAuditAction;
-    entity: "organization" | "member" | "invitation" | "patient" | "visit";
+    entity: "organization" | "member" | "invitation" | "patient" | "visit" | "template" | "note";
     entityId: string;
     details?: Record<string, unknown>;
     meta?: RequestMeta;

@@ -1,4 +1,7 @@
 import { PING_PATH } from "./constants.ts";
+import type { FinishManifest } from "./manifest.ts";
+
+export type { FinishManifest };
 
 /**
  * The visit audio API as the browser sees it (issue 5 API; the server side lives in
@@ -26,12 +29,6 @@ export type FinishResult =
   | { kind: "retry"; status: number }
   | { kind: "network" }
   | { kind: "rejected"; status: number; code: string };
-
-export interface FinishManifest {
-  chunks: number;
-  bytes: number;
-  duration_ms: number;
-}
 
 export interface ChunkUpload {
   visitId: string;

@@ -131,7 +131,7 @@ export function createChunkStore(deps: ChunkStoreDeps) {
           key: sessionKey("recording", input.visitId),
           status: "recording",
           updatedAt: now,
-          segments: [...base.segments, { firstSeq: base.nextSeq, mimeType: input.mimeType }],
+          segments: [...base.segments, { firstSeq: base.nextSeq, mimeType: input.mimeType, startMs: base.durationMs }],
         };
         await storage.commit(sessionOps(previous, next));
         return next;
@@ -228,15 +228,25 @@ export function createChunkStore(deps: ChunkStoreDeps) {
 
     updateSession: (
       visitId: string,
-      patch: { status?: SessionStatus; durationMs?: number; failure?: FailureInfo | null; finalizedAt?: number | null },
+      patch: {
+        status?: SessionStatus;
+        durationMs?: number;
+        failure?: FailureInfo | null;
+        finalizedAt?: number | null;
+        /** A pause at this recorded time (ms). */
+        breakAtMs?: number;
+      },
     ): Promise<SessionRecord | null> =>
       serial(async () => {
         const previous = await findSession(visitId);
         if (!previous) return null;
         const status = patch.status ?? previous.status;
+        const { breakAtMs, ...rest } = patch;
+        const breaks = previous.breaksMs ?? [];
         const next: SessionRecord = {
           ...previous,
-          ...patch,
+          ...rest,
+          ...(breakAtMs !== undefined && !breaks.includes(breakAtMs) ? { breaksMs: [...breaks, breakAtMs] } : {}),
           status,
           key: sessionKey(status, visitId),
           durationMs: Math.max(previous.durationMs, patch.durationMs ?? 0),

@@ -177,6 +177,10 @@ export function createRecorder(deps: RecorderDeps) {
     current.activeSince = null;
     stopTicking();
     set({ status: "paused", elapsedMs: current.accumulatedMs, level: 0 });
+    // A stretch boundary for the finish manifest; losing it only loses diagnosis, never audio.
+    deps.store
+      .updateSession(current.visitId, { breakAtMs: Math.round(current.accumulatedMs) })
+      .catch((error: unknown) => deps.logger?.warn("recorder: pause not saved", { error: String(error) }));
   }
 
   async function startSegment(current: Active): Promise<void> {

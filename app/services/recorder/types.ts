@@ -22,6 +22,8 @@ export interface FailureInfo {
 export interface SegmentRecord {
   firstSeq: number;
   mimeType: string;
+  /** Recorded time (ms, pauses excluded) when this MediaRecorder run started. */
+  startMs?: number;
 }
 
 export interface SessionRecord {
@@ -39,6 +41,8 @@ export interface SessionRecord {
   /** Plaintext bytes of every chunk produced (the manifest's byte count). */
   bytes: number;
   segments: SegmentRecord[];
+  /** Recorded time (ms) of each pause or lost microphone: the manifest's stretch boundaries. */
+  breaksMs?: number[];
   /** When Stop was pressed (null while the recording can still go on): decides finalized vs pending_save on a retry. */
   finalizedAt: number | null;
   failure: FailureInfo | null;

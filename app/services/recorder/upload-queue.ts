@@ -2,6 +2,7 @@ import type { AudioApi, ChunkUploadResult, FinishResult } from "./audio-api.ts";
 import { backoffDelay } from "./backoff.ts";
 import { type ChunkStore, RecorderStoreError } from "./chunk-store.ts";
 import { CHECKSUM_RESENDS_IMMEDIATE, FINISH_MISSING_ROUNDS, UPLOAD_PARALLELISM } from "./constants.ts";
+import { manifestOf } from "./manifest.ts";
 import type { ChunkMeta, FailureInfo, Timers } from "./types.ts";
 
 export type UploadPhase = "idle" | "uploading" | "retrying" | "offline" | "unauthorized" | "error";
@@ -384,17 +385,16 @@ export function createUploadQueue(deps: UploadQueueDeps) {
     }
   }
 
-  async function manifestOf(entry: Entry) {
+  async function manifestFor(entry: Entry) {
     const session = await store.getSession(entry.visitId);
-    if (!session) return null;
-    return { chunks: session.nextSeq, bytes: session.bytes, duration_ms: Math.round(session.durationMs) };
+    return session ? manifestOf(session) : null;
   }
 
   function startFinish(entry: Entry): void {
     entry.finishInFlight = true;
     void (async () => {
       try {
-        const manifest = await manifestOf(entry);
+        const manifest = await manifestFor(entry);
         if (!manifest) {
           // Already finished by another page of this browser.
           entries.delete(entry.visitId);

@@ -1,47 +1,11 @@
 import { z } from "zod";
 import { createEngineRegistry, type EngineRegistry, type SpeechEngine } from "#app/services/speech/engine.ts";
+import { checkSpeechEnv, SpeechEnvShape } from "#app/services/speech/env-schema.ts";
 import { createOpenAiCompatibleEngine } from "#app/services/speech/openai-compatible.server.ts";
 import { createPocketsphinxEngine, type PocketsphinxLanguageModel } from "#app/services/speech/pocketsphinx.server.ts";
 
-const emptyAsUndefined = (v: unknown) => (v === "" ? undefined : v);
-
-/**
- * The speech settings a deployment can set (docs/speech.md "Configuration"). Parsed from any record
- * so the app's env module can merge this schema into its own and tests can pass plain objects.
- */
-export const SpeechEnvSchema = z
-  .object({
-    /** Engines in order of preference, comma-separated: "pocketsphinx", "openai-compatible". */
-    ASR_ENGINE: z
-      .string()
-      .default("pocketsphinx")
-      .transform((v) =>
-        v
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.enum(["pocketsphinx", "openai-compatible"])).min(1)),
-    ASR_OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
-    ASR_OPENAI_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
-    ASR_OPENAI_MODEL: z.string().default("whisper-1"),
-    ASR_OPENAI_LANGUAGES: z
-      .string()
-      .default("en,fr,es")
-      .transform((v) =>
-        v
-          .split(",")
-          .map((s) => s.trim().toLowerCase())
-          .filter(Boolean),
-      ),
-    ASR_OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
-    /** "clinical" (default), "stock", or "<lm path>:<dict path>". */
-    ASR_POCKETSPHINX_MODEL: z.string().default("clinical"),
-  })
-  .refine((env) => !env.ASR_ENGINE.includes("openai-compatible") || env.ASR_OPENAI_BASE_URL, {
-    message: "ASR_ENGINE names openai-compatible but ASR_OPENAI_BASE_URL is not set",
-    path: ["ASR_OPENAI_BASE_URL"],
-  });
+/** The ASR_* rules (env-schema.ts), parsed on their own for scripts, the bench and tests. */
+export const SpeechEnvSchema = z.object(SpeechEnvShape).superRefine(checkSpeechEnv);
 
 export type SpeechEnv = z.infer<typeof SpeechEnvSchema>;
 

@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type {
@@ -10,13 +11,22 @@ import type {
 } from "#app/services/speech/engine.ts";
 import { abortError } from "#app/services/speech/errors.ts";
 import { energyEnvelope, extractWavRange, quietestPoint, readWavInfo } from "#app/services/speech/wav.server.ts";
-import { absoluteTrustedSegments, makeMonotonic, planWindows } from "#app/services/speech/windows.ts";
+import type { CachedWindow, WindowCache } from "#app/services/speech/window-cache.ts";
+import {
+  type AudioWindow,
+  absoluteTrustedSegments,
+  MAX_CUT_SLACK_SEC,
+  makeMonotonic,
+  planWindows,
+} from "#app/services/speech/windows.ts";
 
 export interface LongTranscribeOptions extends TranscribeOptions {
   /** Defaults to the engine's own policy. */
   window?: WindowPolicy;
   /** Fraction of windows done (0–1), after each window: drives the visit page's progress bar. */
   onProgress?: (done: number) => void;
+  /** Windows already decoded (while recording) are taken from here, and new ones stored. */
+  cache?: WindowCache;
 }
 
 /**
@@ -30,14 +40,7 @@ export async function transcribeLongAudio(
   wavPath: string,
   options: LongTranscribeOptions,
 ): Promise<TranscriptResult> {
-  const info = await readWavInfo(wavPath);
-  const policy = options.window ?? engine.window;
-  let windows = planWindows(info.durationSec, policy);
-  if (windows.length > 1) {
-    // Cut at pauses: a decoder restarted mid-word or mid-phrase mishears the words around the cut.
-    const envelope = await energyEnvelope(wavPath, info);
-    windows = planWindows(info.durationSec, policy, (target, min, max) => quietestPoint(envelope, target, min, max));
-  }
+  const { windows } = await planAudio(engine, wavPath, options.window);
   if (windows.length === 1) {
     const result = await engine.transcribe(wavPath, {
       language: options.language,
@@ -48,31 +51,105 @@ export async function transcribeLongAudio(
     options.onProgress?.(1);
     return result;
   }
-  const scratch = await mkdtemp(join(tmpdir(), "murmur-windows-"));
   const merged: TranscriptSegment[] = [];
-  const carry = options.carry ?? {};
   let model: string | undefined;
   let engineId = engine.id;
   let language = options.language;
+  await eachWindow(engine, wavPath, windows, options, (window, result) => {
+    model = result.model;
+    engineId = result.engine;
+    language = result.language;
+    const kept = makeMonotonic(absoluteTrustedSegments(window, result.segments), merged.at(-1)?.end ?? 0);
+    for (const segment of kept) {
+      merged.push(segment);
+      options.onSegment?.(segment);
+    }
+    options.onProgress?.((window.index + 1) / windows.length);
+  });
+  return { text: merged.map((s) => s.text).join(" "), segments: merged, engine: engineId, model, language };
+}
+
+/**
+ * While a visit is still recording (issue 5 "Transcribe while recording"): decodes, into the
+ * cache, each window of the audio so far that the finished recording will cut the same way, so
+ * after Stop only the last windows remain. A window is settled once its cut at a pause can no
+ * longer move: the audio reaches past the farthest place that cut could have gone, with a second
+ * to spare for the decoder's last samples. Returns how many windows were decoded now.
+ */
+export async function transcribeSettledWindows(
+  engine: SpeechEngine,
+  wavPath: string,
+  options: TranscribeOptions & { cache: WindowCache; window?: WindowPolicy },
+): Promise<{ decoded: number; settled: number }> {
+  const { windows, durationSec, policy } = await planAudio(engine, wavPath, options.window);
+  const reach = 2 * Math.min((policy.windowSec - policy.overlapSec) / 4, MAX_CUT_SLACK_SEC) + policy.overlapSec / 2 + 1;
+  // The last window always grows with the recording, so it is never settled.
+  const settled = windows.slice(0, -1).filter((w) => w.to + reach <= durationSec);
+  let decoded = 0;
+  await eachWindow(engine, wavPath, settled, { ...options, onDecoded: () => (decoded += 1) }, () => {});
+  return { decoded, settled: settled.length };
+}
+
+async function planAudio(engine: SpeechEngine, wavPath: string, window?: WindowPolicy) {
+  const info = await readWavInfo(wavPath);
+  const policy = window ?? engine.window;
+  let windows = planWindows(info.durationSec, policy);
+  if (windows.length > 1) {
+    // Cut at pauses: a decoder restarted mid-word or mid-phrase mishears the words around the cut.
+    const envelope = await energyEnvelope(wavPath, info);
+    windows = planWindows(info.durationSec, policy, (target, min, max) => quietestPoint(envelope, target, min, max));
+  }
+  return { info, windows, durationSec: info.durationSec, policy };
+}
+
+/** Decodes (or takes from the cache) each window in order, carrying the engine's state from one to the next. */
+async function eachWindow(
+  engine: SpeechEngine,
+  wavPath: string,
+  windows: readonly AudioWindow[],
+  options: TranscribeOptions & { cache?: WindowCache; onDecoded?: () => void },
+  onWindow: (window: AudioWindow, result: CachedWindow) => void,
+): Promise<void> {
+  const info = await readWavInfo(wavPath);
+  const scratch = await mkdtemp(join(tmpdir(), "murmur-windows-"));
+  const carry = options.carry ?? {};
   try {
     for (const window of windows) {
       if (options.signal?.aborted) throw abortError(options.signal);
       const path = join(scratch, `window-${window.index}.wav`);
       await extractWavRange(wavPath, info, window.start, window.end, path);
-      const result = await engine.transcribe(path, { language: options.language, signal: options.signal, carry });
-      await rm(path, { force: true });
-      model = result.model;
-      engineId = result.engine;
-      language = result.language;
-      const kept = makeMonotonic(absoluteTrustedSegments(window, result.segments), merged.at(-1)?.end ?? 0);
-      for (const segment of kept) {
-        merged.push(segment);
-        options.onSegment?.(segment);
+      const key = options.cache ? await windowKey(path, engine.id, options.language, carry) : null;
+      let result = key ? await options.cache?.get(key) : null;
+      if (result) {
+        replaceCarry(carry, result.carryOut);
+      } else {
+        const fresh = await engine.transcribe(path, { language: options.language, signal: options.signal, carry });
+        options.onDecoded?.();
+        result = {
+          segments: fresh.segments,
+          engine: fresh.engine,
+          model: fresh.model,
+          language: fresh.language,
+          carryOut: { ...carry },
+        };
+        if (key) await options.cache?.put(key, result);
       }
-      options.onProgress?.((window.index + 1) / windows.length);
+      await rm(path, { force: true });
+      onWindow(window, result);
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  return { text: merged.map((s) => s.text).join(" "), segments: merged, engine: engineId, model, language };
+}
+
+async function windowKey(path: string, engineId: string, language: string, carry: Record<string, unknown>): Promise<string> {
+  const hash = createHash("sha256");
+  hash.update(await readFile(path));
+  hash.update(`\0${engineId}\0${language}\0${JSON.stringify(carry)}`);
+  return hash.digest("hex");
+}
+
+function replaceCarry(carry: Record<string, unknown>, next: Record<string, unknown>): void {
+  for (const key of Object.keys(carry)) delete carry[key];
+  Object.assign(carry, next);
 }

@@ -89,14 +89,18 @@ export function createOpenAiCompatibleEngine(config: OpenAiCompatibleConfig): Sp
     return form;
   }
 
-  async function attempt(audio: EngineAudio, language: string, signal?: AbortSignal): Promise<Response> {
+  async function attempt(
+    audio: EngineAudio,
+    language: string,
+    signal?: AbortSignal,
+  ): Promise<{ response: Response; timeout: AbortSignal }> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const headers: Record<string, string> = { accept: "application/json" };
     if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
     try {
       const response = await doFetch(url, { method: "POST", headers, body: await body(audio, language), signal: combined });
-      return response;
+      return { response, timeout };
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
       if (timeout.aborted) throw new SpeechError("engine_timeout", `no reply within ${timeoutMs} ms`, { cause: error });
@@ -104,12 +108,18 @@ export function createOpenAiCompatibleEngine(config: OpenAiCompatibleConfig): Sp
     }
   }
 
-  async function readReply(response: Response, signal?: AbortSignal): Promise<VerboseJson> {
+  async function readReply(response: Response, timeout: AbortSignal, signal?: AbortSignal): Promise<VerboseJson> {
     let json: unknown;
     try {
       json = await response.json();
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
+      // The body is read under the same time limit as the headers: a reply that stalls or is cut
+      // mid-way is a transient failure to retry, not a malformed reply that fails the visit.
+      if (timeout.aborted) throw new SpeechError("engine_timeout", `reply not finished within ${timeoutMs} ms`, { cause: error });
+      if (!(error instanceof SyntaxError)) {
+        throw new SpeechError("engine_unavailable", error instanceof Error ? error.message : "reply cut short", { cause: error });
+      }
       throw new SpeechError("engine_bad_response", "reply is not JSON", { cause: error });
     }
     const parsed = VerboseJsonSchema.safeParse(json);
@@ -156,8 +166,11 @@ export function createOpenAiCompatibleEngine(config: OpenAiCompatibleConfig): Sp
         retryAfter = null;
       }
       let response: Response;
+      let reply: VerboseJson | null = null;
       try {
-        response = await attempt(audio, language, options.signal);
+        const sent = await attempt(audio, language, options.signal);
+        response = sent.response;
+        if (response.ok) reply = await readReply(response, sent.timeout, options.signal);
       } catch (error) {
         if (error instanceof SpeechError && (error.code === "engine_timeout" || error.code === "engine_unavailable")) {
           lastError = error;
@@ -165,8 +178,7 @@ export function createOpenAiCompatibleEngine(config: OpenAiCompatibleConfig): Sp
         }
         throw error;
       }
-      if (response.ok) {
-        const reply = await readReply(response, options.signal);
+      if (reply) {
         const segments = segmentsFromReply(reply);
         for (const segment of segments) options.onSegment?.(segment);
         return {

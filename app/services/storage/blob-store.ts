@@ -2,6 +2,12 @@ import type { Readable } from "node:stream";
 
 export type BlobBody = Uint8Array | Readable | ReadableStream<Uint8Array>;
 
+/** Bytes `start` to `end` of a blob, both inclusive (as in an HTTP Range header). */
+export interface BlobRange {
+  start: number;
+  end: number;
+}
+
 /**
  * Where audio lives (ADR 8). Keys come from keys.ts. Writes are atomic: a reader sees the whole
  * old blob or the whole new one, never a part.
@@ -11,8 +17,11 @@ export interface BlobStore {
   put(key: string, body: BlobBody): Promise<void>;
   /** Moves a finished scratch file (from `scratchFile`) into the store; the file is gone afterwards. */
   putFile(key: string, filePath: string): Promise<void>;
-  /** Throws BlobNotFoundError when the key holds nothing. */
-  get(key: string): Promise<Readable>;
+  /**
+   * Throws BlobNotFoundError when the key holds nothing. With `range`, only those bytes (fewer when
+   * the blob ends sooner), so playback can seek without reading the whole recording.
+   */
+  get(key: string, range?: BlobRange): Promise<Readable>;
   exists(key: string): Promise<boolean>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;

@@ -54,11 +54,11 @@ export function createLocalBlobStore(root: string): BlobStore {
       }
       await moveInto(target, filePath);
     },
-    async get(key) {
+    async get(key, range) {
       const file = fileOf(key);
       try {
         const handle = await fsp.open(file, "r");
-        return handle.createReadStream();
+        return range ? handle.createReadStream({ start: range.start, end: range.end }) : handle.createReadStream();
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new BlobNotFoundError(key);
         throw error;

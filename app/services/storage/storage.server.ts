@@ -1,8 +1,7 @@
 import type { BlobStore } from "./blob-store.ts";
 import { type StorageConfig, storageConfig } from "./config.server.ts";
 import { createLocalBlobStore } from "./local-disk.server.ts";
-
-export class StorageUnavailableError extends Error {}
+import { createS3BlobStore } from "./s3.server.ts";
 
 const stores = new Map<string, BlobStore>();
 
@@ -19,10 +18,5 @@ export function blobStore(runtimeEnv: object = {}): BlobStore {
 }
 
 export function createBlobStore(config: StorageConfig): BlobStore {
-  if (config.kind === "local") return createLocalBlobStore(config.root);
-  // ADR 8: the S3-compatible store needs @aws-sdk/client-s3, which is not a dependency yet.
-  // Refusing beats silently keeping patient audio on local disk when a bucket was asked for.
-  throw new StorageUnavailableError(
-    "S3_BUCKET is set but this build has no S3-compatible storage driver; unset S3_* to store audio under MURMUR_DATA_DIR/blobs",
-  );
+  return config.kind === "local" ? createLocalBlobStore(config.root) : createS3BlobStore(config);
 }

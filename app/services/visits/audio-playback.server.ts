@@ -63,32 +63,11 @@ export async function openVisitAudio(
   if (range.kind === "unsatisfiable" || args.head || size === 0) return { contentType, size, range, body: null };
   let source: Readable;
   try {
-    source = await args.store.get(visit.audio_key);
+    // The store reads only the asked-for bytes (an S3 ranged GET), so seeking stays cheap.
+    source = await args.store.get(visit.audio_key, range.kind === "partial" ? { start: range.start, end: range.end } : undefined);
   } catch (error) {
     if (error instanceof BlobNotFoundError) throw noAudioToPlay();
     throw error;
   }
-  const [start, end] = range.kind === "partial" ? [range.start, range.end] : [0, size - 1];
-  return {
-    contentType,
-    size,
-    range,
-    body: Readable.toWeb(Readable.from(slice(source, start, end))) as ReadableStream<Uint8Array>,
-  };
-}
-
-/** Bytes start…end (inclusive) of a store that cannot seek. */
-async function* slice(source: Readable, start: number, end: number): AsyncGenerator<Uint8Array> {
-  let offset = 0;
-  try {
-    for await (const chunk of source as AsyncIterable<Uint8Array>) {
-      const from = Math.max(0, start - offset);
-      const to = Math.min(chunk.byteLength, end + 1 - offset);
-      offset += chunk.byteLength;
-      if (to > from) yield chunk.subarray(from, to);
-      if (offset > end) break;
-    }
-  } finally {
-    source.destroy();
-  }
+  return { contentType, size, range, body: Readable.toWeb(source) as ReadableStream<Uint8Array> };
 }

@@ -1,4 +1,5 @@
 import type { ActorTransaction } from "#app/db/actor.server.ts";
+import { enqueueTranscribeLive } from "#app/services/jobs/transcribe-live.server.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import type { BlobStore } from "#app/services/storage/blob-store.ts";
@@ -79,7 +80,7 @@ export async function acceptChunk(
   }
   try {
     if (spooled.sha256 !== args.claimedSha256) throw visitErrors.checksumMismatch();
-    return await asActor(args, args.orgId, async (trx) => {
+    const ack = await asActor(args, args.orgId, async (trx) => {
       await requireClinicalRole(trx, args.orgId, args.actor.userId);
       const visit = await loadVisit(trx, args.orgId, args.visitId, { lock: true });
       const ack = { seq: args.seq, acknowledged: true as const, bytes: spooled.bytes, sha256: spooled.sha256 };
@@ -134,6 +135,9 @@ export async function acceptChunk(
       }
       return { ...ack, duplicate: false };
     });
+    // After the commit, so the live pass sees the chunk.
+    if (!ack.duplicate) await enqueueTranscribeLive(args.db, { orgId: args.orgId, visitId: args.visitId });
+    return ack;
   } finally {
     // Gone already when it was moved into the store.
     await spooled.discard();

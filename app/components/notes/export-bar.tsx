@@ -1,0 +1,44 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { NoteSectionDraft } from "#app/services/notes/model.ts";
+import { noteAsText } from "./evidence.ts";
+
+/**
+ * Copy to the clipboard, print (the print stylesheet shows only the note) and the server-rendered
+ * PDF (GET /api/notes/:id/pdf; a link, so it also works without JavaScript).
+ */
+export function ExportBar({ noteId, orgId, sections }: { noteId: string; orgId: string; sections: readonly NoteSectionDraft[] }) {
+  const { t } = useTranslation("notes");
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    // The Clipboard API exists only in secure contexts; elsewhere the button quietly does nothing.
+    try {
+      await navigator.clipboard.writeText(noteAsText(sections));
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <div className="note-export no-print">
+      <button type="button" className="secondary outline" onClick={() => void copy()} data-testid="note-copy">
+        {t("export.copy")}
+      </button>
+      <button type="button" className="secondary outline" onClick={() => window.print()}>
+        {t("export.print")}
+      </button>
+      <a
+        className="secondary outline"
+        href={`/api/notes/${noteId}/pdf?org_id=${encodeURIComponent(orgId)}`}
+        data-testid="note-pdf"
+      >
+        {t("export.pdf")}
+      </a>
+      {copied ? (
+        <small role="status" data-testid="note-copied">
+          {t("export.copied")}
+        </small>
+      ) : null}
+    </div>
+  );
+}

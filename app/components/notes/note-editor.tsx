@@ -1,0 +1,137 @@
+import { useCallback, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useRevalidator } from "react-router";
+import { useLocalizedPath } from "#app/i18n/use-locale.ts";
+import type { CodingPage } from "#app/services/notes/editor-page.server.ts";
+import type { NoteSentence } from "#app/services/notes/model.ts";
+import { DraftForm } from "./draft-form.tsx";
+import { piecesFor } from "./evidence.ts";
+import { ExportBar } from "./export-bar.tsx";
+import { NotePrint } from "./note-print.tsx";
+import { OmissionList } from "./omission-list.tsx";
+import { RatingForm } from "./rating-form.tsx";
+import { SignedView } from "./signed-view.tsx";
+import { TranscriptEvidence } from "./transcript-evidence.tsx";
+import { useNoteEvents } from "./use-note-events.ts";
+import { VersionHistory } from "./version-history.tsx";
+
+type NotePage = Extract<CodingPage, { kind: "note" }>;
+
+/** The note editor (issue 6): the note beside its transcript, evidence on hover, audio on click. */
+export function NoteEditor({ page, error }: { page: NotePage; error?: string }) {
+  const { t, i18n } = useTranslation("notes");
+  const { note } = page;
+  const revalidator = useRevalidator();
+  const localize = useLocalizedPath();
+  const refresh = useCallback(() => void revalidator.revalidate(), [revalidator]);
+  const generating = note.status === "generating";
+  const progress = useNoteEvents({ noteId: note.id, orgId: page.orgId, enabled: generating, onDone: refresh });
+  const [hovered, setHovered] = useState<NoteSentence | null>(null);
+  const active = useMemo(() => piecesFor(hovered?.evidence ?? [], page.transcript), [hovered, page.transcript]);
+  const player = useRef<HTMLAudioElement>(null);
+  const play = useCallback((seconds: number) => {
+    const audio = player.current;
+    if (!audio) return;
+    audio.currentTime = seconds;
+    // Playback may be refused (no audio output, autoplay rules): the position still moved.
+    audio.play().catch(() => {});
+  }, []);
+  const signed = note.status === "signed" || note.status === "amended";
+  const format = (iso: string) =>
+    new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+
+  return (
+    <article className="note-editor" data-testid="note-editor" data-status={note.status} data-note-language={note.language}>
+      <header className="no-print">
+        <h2>
+          {page.patientName}
+          {page.visitTitle ? ` — ${page.visitTitle}` : ""}
+        </h2>
+        <p>
+          {t("editor.meta", { template: note.template_name, language: t(`languages.${note.language}`) })} ·{" "}
+          <span data-testid="note-status">{t(`status.${note.status}`)}</span> ·{" "}
+          <Link to={`${localize("/transcribing")}?visit_id=${note.visit_id}`}>{t("editor.back")}</Link>
+        </p>
+      </header>
+      {error ? (
+        <p role="alert" data-code={error} className="no-print">
+          {t(`errors.${error}`, { defaultValue: t("errors.invalid_input") })}
+        </p>
+      ) : null}
+      {generating ? (
+        <div className="no-print">
+          <small aria-live="polite">
+            {progress === null ? t("editor.waiting") : t("editor.progress", { percent: Math.round(progress * 100) })}
+          </small>
+          <progress data-testid="note-progress" max={1} value={progress ?? undefined} />
+        </div>
+      ) : null}
+      {note.failure ? (
+        <p role="alert" data-code={note.failure.code} className="no-print">
+          {note.status === "failed"
+            ? t(`failures.${note.failure.code}`, { defaultValue: t("failures.other") })
+            : t("editor.sectionFailures")}
+        </p>
+      ) : null}
+      {page.audioUrl ? (
+        // biome-ignore lint/a11y/useMediaCaption: the transcript beside the note is the recording's text.
+        <audio ref={player} controls preload="metadata" src={page.audioUrl} className="no-print" data-testid="note-audio" />
+      ) : null}
+      <div className="note-columns">
+        <div className="note-main">
+          {note.status === "draft" ? (
+            <>
+              <p className="no-print">
+                <small>{t("editor.evidenceHint")}</small>
+              </p>
+              <DraftForm
+                key={note.updated_at}
+                noteId={note.id}
+                sections={note.sections}
+                language={note.language}
+                canSign={page.canSign}
+                onHover={setHovered}
+                onPlay={play}
+              />
+            </>
+          ) : null}
+          {signed && note.signed_at ? (
+            <SignedView
+              key={note.updated_at}
+              note={note}
+              canAmend={page.canSign}
+              signedAt={format(note.signed_at)}
+              onHover={setHovered}
+              onPlay={play}
+            />
+          ) : null}
+          {note.status === "draft" || signed ? (
+            <>
+              <ExportBar noteId={note.id} orgId={page.orgId} sections={note.sections} />
+              <OmissionList omissions={note.omissions} language={note.language} onPlay={play} />
+              <RatingForm noteId={note.id} rating={note.rating} comment={note.rating_comment} />
+              <VersionHistory versions={note.versions} format={format} />
+            </>
+          ) : null}
+        </div>
+        <aside className="note-side no-print" aria-label={t("editor.transcript")}>
+          <h3>{t("editor.transcript")}</h3>
+          <TranscriptEvidence
+            pieces={page.transcript}
+            active={active}
+            quotes={hovered?.evidence ?? []}
+            language={note.language}
+            audioUrl={page.audioUrl}
+            onSeek={play}
+          />
+        </aside>
+      </div>
+      <NotePrint
+        title={note.template_name}
+        patient={page.patientName}
+        note={note}
+        signedAt={note.signed_at ? format(note.signed_at) : null}
+      />
+    </article>
+  );
+}

@@ -1,0 +1,49 @@
+import { useTranslation } from "react-i18next";
+import type { NoteSentence } from "#app/services/notes/model.ts";
+
+/**
+ * A section's sentences: hovering or focusing one shows its evidence in the transcript, clicking
+ * it plays the recording where it was said. Sentences without evidence are marked unsupported.
+ */
+export function NoteSentences({
+  sentences,
+  onHover,
+  onPlay,
+}: {
+  sentences: readonly NoteSentence[];
+  onHover: (sentence: NoteSentence | null) => void;
+  onPlay: (seconds: number) => void;
+}) {
+  const { t } = useTranslation("notes");
+  return (
+    <ul className="note-sentences">
+      {sentences.map((sentence, index) => {
+        const unsupported = sentence.source === "transcript" && !sentence.supported;
+        const start = sentence.evidence[0]?.start;
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: sentences have no id; order is their identity.
+          <li key={index}>
+            <button
+              type="button"
+              className={`note-sentence${unsupported ? " unsupported" : ""}`}
+              data-testid="note-sentence"
+              data-source={sentence.source}
+              data-supported={String(!unsupported)}
+              data-evidence={sentence.evidence.length}
+              data-start={start}
+              onMouseEnter={() => onHover(sentence)}
+              onFocus={() => onHover(sentence)}
+              onMouseLeave={() => onHover(null)}
+              onBlur={() => onHover(null)}
+              onClick={() => (start === undefined ? undefined : onPlay(start))}
+              title={unsupported ? t("editor.unsupportedHint") : undefined}
+            >
+              {sentence.text}
+              {unsupported ? <span className="badge">{t("editor.unsupported")}</span> : null}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

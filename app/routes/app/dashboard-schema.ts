@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { PATIENT_SEXES } from "#app/db/schema.ts";
+
+const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const noNul = (v: string) => !v.includes("\u0000");
+
+/** The dashboard's query: search text and one page number per list (bad values are a 404 page). */
+export const DashboardQuerySchema = z.object({
+  q: z.string().max(200).refine(noNul).default(""),
+  page: z.preprocess(blank, z.coerce.number().int().min(1).max(10_000).default(1)),
+  visits_page: z.preprocess(blank, z.coerce.number().int().min(1).max(10_000).default(1)),
+});
+
+/** The "New patient" form; each error message is a stable code the page translates. */
+export const NewPatientFormSchema = z.object({
+  display_name: z
+    .string({ error: "patient_name_required" })
+    .trim()
+    .min(1, "patient_name_required")
+    .max(200, "patient_name_too_long")
+    .refine(noNul, "invalid_input"),
+  date_of_birth: z.preprocess(
+    blank,
+    z.iso
+      .date({ error: "invalid_date_of_birth" })
+      .refine((v) => v >= "1900-01-01" && v <= new Date().toISOString().slice(0, 10), "invalid_date_of_birth")
+      .optional(),
+  ),
+  sex: z.preprocess(blank, z.enum(PATIENT_SEXES, { error: "invalid_input" }).optional()),
+  external_id: z.preprocess(blank, z.string().trim().max(100, "external_id_too_long").refine(noNul, "invalid_input").optional()),
+  notes: z.string().max(10_000, "notes_too_long").refine(noNul, "invalid_input").default(""),
+});
+
+export type NewPatientForm = z.infer<typeof NewPatientFormSchema>;

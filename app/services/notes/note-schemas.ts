@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { NOTE_LANGUAGES } from "./model.ts";
+
+// The notes API's bodies (docs/api.md "Notes"), shared by the resource routes and the editor's
+// form actions. Isomorphic: no server imports.
+
+export const NOTE_LIMITS = { sectionText: 20_000, sections: 40, reason: 2000, comment: 2000 } as const;
+
+const noNul = (v: string) => !v.includes("\u0000");
+const SECTION_KEY = /^[a-z0-9_]{1,40}$/;
+
+export const CreateNoteSchema = z.strictObject({
+  template_id: z.string().trim().min(1).max(100).refine(noNul),
+  language: z.enum(NOTE_LANGUAGES).optional(),
+});
+
+export const SectionTextSchema = z.strictObject({
+  key: z.string().regex(SECTION_KEY),
+  text: z.string().max(NOTE_LIMITS.sectionText).refine(noNul, "must not contain NUL characters"),
+});
+
+export const SaveNoteSchema = z.strictObject({
+  sections: z.array(SectionTextSchema).min(1).max(NOTE_LIMITS.sections),
+});
+
+export const AmendNoteSchema = z.strictObject({
+  sections: z.array(SectionTextSchema).min(1).max(NOTE_LIMITS.sections),
+  reason: z.string().trim().min(1).max(NOTE_LIMITS.reason).refine(noNul),
+});
+
+export const RateNoteSchema = z.strictObject({
+  rating: z.coerce.number().int().min(1).max(5),
+  comment: z
+    .string()
+    .trim()
+    .max(NOTE_LIMITS.comment)
+    .refine(noNul)
+    .nullish()
+    .transform((v) => v || null),
+});
+
+export const SectionKeySchema = z.string().regex(SECTION_KEY);

@@ -1,0 +1,117 @@
+import { recordAudit } from "#app/services/orgs/audit.server.ts";
+import { asActor, checkOrgId, type OrgServiceArgs, requireRole } from "#app/services/orgs/context.server.ts";
+import { checkNoteId, requireNoteRole, SIGNING_ROLES } from "./access.server.ts";
+import { noteContentHash } from "./content-hash.server.ts";
+import { editDistance } from "./edit-distance.ts";
+import { noteErrors } from "./errors.server.ts";
+import { loadNote, loadVersions, type NoteView, nextVersion, noteView, sectionsOf } from "./note-rows.server.ts";
+import { applyEdits, requireDraft, type SectionText } from "./notes.server.ts";
+
+type NoteArgs = OrgServiceArgs & { orgId: string; noteId: string };
+
+/**
+ * POST /api/notes/:id/sign (owners and clinicians, docs/permissions.md "Signing notes"): the
+ * current text becomes the immutable `signed` version with its SHA-256, and the per-section edit
+ * distance between the generated draft and the signed text is stored beside it. 409
+ * note_already_signed the second time (the row lock serialises two signers).
+ */
+export async function signNote(args: NoteArgs): Promise<NoteView> {
+  checkOrgId(args.orgId);
+  checkNoteId(args.noteId);
+  return asActor(args, args.orgId, async (trx) => {
+    const role = await requireNoteRole(trx, args.orgId, args.actor.userId);
+    requireRole(role, SIGNING_ROLES);
+    const row = await loadNote(trx, args.orgId, args.noteId, { lock: true });
+    requireDraft(row.status);
+    const content = sectionsOf(row.content);
+    const generated = new Map(sectionsOf(row.sections).map((s) => [s.key, s.text]));
+    const distances = Object.fromEntries(content.map((s) => [s.key, editDistance(generated.get(s.key) ?? "", s.text)]));
+    const hash = noteContentHash(row.language, content);
+    const version = await nextVersion(trx, row.org_id, row.id);
+    const signedAt = new Date();
+    await trx
+      .insertInto("note_versions")
+      .values({
+        org_id: row.org_id,
+        note_id: row.id,
+        version,
+        kind: "signed",
+        sections: JSON.stringify(content),
+        content_sha256: hash,
+        author_id: args.actor.userId,
+        amendment_reason: null,
+        edit_distance: JSON.stringify(distances),
+        created_at: signedAt,
+      })
+      .execute();
+    await trx
+      .updateTable("notes")
+      .set({ status: "signed", signed_at: signedAt, signed_by: args.actor.userId, progress: null })
+      .where("org_id", "=", row.org_id)
+      .where("id", "=", row.id)
+      .execute();
+    await recordAudit(trx, {
+      orgId: row.org_id,
+      actorId: args.actor.userId,
+      action: "note.sign",
+      entity: "note",
+      entityId: row.id,
+      details: { visit_id: row.visit_id, version, content_sha256: hash },
+      meta: args.meta,
+    });
+    const updated = await loadNote(trx, args.orgId, args.noteId);
+    return noteView(updated, await loadVersions(trx, args.orgId, args.noteId));
+  });
+}
+
+/**
+ * POST /api/notes/:id/amendments { sections, reason }: after signing, a change is a new
+ * immutable `amendment` version (author, time, reason, hash); the signed version stays as it was.
+ * Same roles as signing: an amendment is signed by its author.
+ */
+export async function amendNote(args: NoteArgs & { sections: SectionText[]; reason: string }): Promise<NoteView> {
+  checkOrgId(args.orgId);
+  checkNoteId(args.noteId);
+  return asActor(args, args.orgId, async (trx) => {
+    const role = await requireNoteRole(trx, args.orgId, args.actor.userId);
+    requireRole(role, SIGNING_ROLES);
+    const row = await loadNote(trx, args.orgId, args.noteId, { lock: true });
+    if (row.status !== "signed" && row.status !== "amended") throw noteErrors.notSigned();
+    const before = sectionsOf(row.content);
+    const after = applyEdits(before, args.sections);
+    const changed = after.filter((s, i) => s.text !== before[i]?.text).map((s) => s.key);
+    if (!changed.length) throw noteErrors.noChange();
+    const hash = noteContentHash(row.language, after);
+    const version = await nextVersion(trx, row.org_id, row.id);
+    await trx
+      .insertInto("note_versions")
+      .values({
+        org_id: row.org_id,
+        note_id: row.id,
+        version,
+        kind: "amendment",
+        sections: JSON.stringify(after),
+        content_sha256: hash,
+        author_id: args.actor.userId,
+        amendment_reason: args.reason,
+      })
+      .execute();
+    await trx
+      .updateTable("notes")
+      .set({ status: "amended", content: JSON.stringify(after) })
+      .where("org_id", "=", row.org_id)
+      .where("id", "=", row.id)
+      .execute();
+    await recordAudit(trx, {
+      orgId: row.org_id,
+      actorId: args.actor.userId,
+      action: "note.amend",
+      entity: "note",
+      entityId: row.id,
+      details: { visit_id: row.visit_id, version, content_sha256: hash, sections: changed },
+      meta: args.meta,
+    });
+    const updated = await loadNote(trx, args.orgId, args.noteId);
+    return noteView(updated, await loadVersions(trx, args.orgId, args.noteId));
+  });
+}

@@ -1,0 +1,87 @@
+// ROUGE of the extractive engine on ACI-Bench train and valid, beside the corpus's published
+// baselines (test1), plus time per note. `npm run bench:notes` (add `--show <id>` to print a note).
+import { performance } from "node:perf_hooks";
+import { createExtractiveEngine, piecesFromDialogue, renderNoteText } from "#app/services/notes/engines/extractive/index.ts";
+import { type AciEncounter, type AciSplit, aciBenchDir, loadAciSplit } from "./aci-data.ts";
+import { ACI_TEMPLATE } from "./aci-template.ts";
+import { meanRouge } from "./rouge.ts";
+
+const PUBLISHED_TEST1: [string, number, number, number][] = [
+  ["transcript copy", 32.84, 12.53, 30.61],
+  ["12 doctor turns (best transcript baseline)", 35.88, 12.44, 32.72],
+  ["BART", 41.76, 19.2, 34.7],
+  ["BART (division)", 51.56, 24.06, 45.92],
+  ["GPT-4", 51.76, 22.58, 45.97],
+];
+
+const engine = createExtractiveEngine();
+
+/** `withSex`: give the engine the patient's sex as the app's visit would (ACI-Bench metadata), for he/she. */
+async function generate(encounter: AciEncounter, withSex = true): Promise<{ text: string; ms: number }> {
+  const started = performance.now();
+  const sex = withSex ? encounter.patientSex : undefined;
+  const draft = await engine.generate({
+    template: ACI_TEMPLATE,
+    transcript: piecesFromDialogue(encounter.dialogue),
+    language: "en",
+    ...(sex ? { context: { patient: { sex } } } : {}),
+  });
+  const text = renderNoteText(ACI_TEMPLATE, draft);
+  return { text, ms: performance.now() - started };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+const fmt = (n: number) => n.toFixed(2).padStart(6);
+
+async function main() {
+  if (!aciBenchDir()) {
+    console.log("ACI-Bench not found (set MURMUR_SHARED_DATA or place it in ../shared/data/aci-bench).");
+    return;
+  }
+  const show = process.argv.indexOf("--show");
+  if (show > 0) {
+    const id = process.argv[show + 1];
+    const encounter = [...loadAciSplit("train"), ...loadAciSplit("valid")].find((e) => e.id === id);
+    if (!encounter) throw new Error(`no encounter ${id}`);
+    console.log((await generate(encounter)).text);
+    console.log("\n=== reference ===\n");
+    console.log(encounter.note);
+    return;
+  }
+  console.log("split                notes  ROUGE-1 ROUGE-2 ROUGE-Lsum  words  ms/note mean    p95  longest (dialogue words)");
+  for (const [split, withSex] of [
+    ["train", true],
+    ["valid", true],
+    ["train", false],
+    ["valid", false],
+  ] as [AciSplit, boolean][]) {
+    const encounters = loadAciSplit(split);
+    if (encounters[0]) await generate(encounters[0], withSex); // warm-up: module compilation is not per-note time
+    const pairs: { target: string; prediction: string }[] = [];
+    const times: number[] = [];
+    let words = 0;
+    let longest = { words: 0, ms: 0 };
+    for (const encounter of encounters) {
+      const { text, ms } = await generate(encounter, withSex);
+      pairs.push({ target: encounter.note, prediction: text });
+      times.push(ms);
+      words += text.split(/\s+/).length;
+      const dialogueWords = encounter.dialogue.split(/\s+/).length;
+      if (dialogueWords > longest.words) longest = { words: dialogueWords, ms };
+    }
+    const r = meanRouge(pairs);
+    const mean = times.reduce((a, b) => a + b, 0) / times.length;
+    const label = `${split}${withSex ? "" : " (sex unknown)"}`;
+    console.log(
+      `${label.padEnd(20)} ${String(encounters.length).padStart(5)}   ${fmt(r.r1)}  ${fmt(r.r2)}  ${fmt(r.rlsum)}   ${String(Math.round(words / encounters.length)).padStart(5)}  ${fmt(mean)}  ${fmt(percentile(times, 95))}  ${fmt(longest.ms)} (${longest.words})`,
+    );
+  }
+  console.log("\npublished (ACI-Bench test1, same metric definitions):");
+  for (const [name, r1, r2, rl] of PUBLISHED_TEST1) console.log(`  ${name.padEnd(44)} ${fmt(r1)}  ${fmt(r2)}  ${fmt(rl)}`);
+}
+
+await main();

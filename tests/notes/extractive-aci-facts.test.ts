@@ -1,0 +1,116 @@
+// The engine's core rule on real dialogues: no number and no drug appears in a note unless it was
+// said in that visit. Every ACI-Bench train and valid dialogue is checked.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  findDrugs,
+  generateExtractive,
+  piecesFromDialogue,
+  renderNoteText,
+} from "#app/services/notes/engines/extractive/index.ts";
+import { lexiconFor } from "#app/services/notes/engines/extractive/lexicon.ts";
+import { expandContractions, numbersToDigits, tidySpacing } from "#app/services/notes/engines/extractive/text.ts";
+import { ACI_MISSING, ACI_TEMPLATE, aciBenchDir, loadAciSplit, readCsvObjects, sharedDataDir } from "./aci-bench.ts";
+import { SOAP_EN } from "./extractive-fixtures.ts";
+
+const available = aciBenchDir() !== null;
+if (!available) console.warn(`skipping extractive-aci-facts: ${ACI_MISSING}`);
+
+/** Numbers in a text; the transcript's spelled-out numbers count as digits, as the engine writes them. */
+function numbersIn(text: string): Set<string> {
+  return new Set((text.match(/\d+(?:\.\d+)?/g) ?? []).map((n) => String(Number(n))));
+}
+
+/** Letters and digits only: evidence quotes keep the words said, with tidied spacing. */
+const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "");
+
+/** Numbers and drugs in a note that its dialogue never said. */
+function inventions(id: string, dialogue: string, note: string): string[] {
+  const lexicon = lexiconFor("en");
+  const said = dialogue
+    .split("\n")
+    .map((line) => numbersToDigits(expandContractions(tidySpacing(line, "en"), "en"), lexicon))
+    .join("\n");
+  const saidNumbers = numbersIn(said);
+  const saidDrugs = new Set(findDrugs(dialogue));
+  return [
+    ...[...numbersIn(note)].filter((n) => !saidNumbers.has(n)).map((n) => `${id}: number ${n}`),
+    ...findDrugs(note)
+      .filter((drug) => !saidDrugs.has(drug))
+      .map((drug) => `${id}: drug ${drug}`),
+  ];
+}
+
+describe.skipIf(!available)("extractive engine on every ACI-Bench train and valid dialogue", () => {
+  const encounters = available ? [...loadAciSplit("train"), ...loadAciSplit("valid")] : [];
+
+  it("reads all 87 encounters", () => {
+    expect(encounters).toHaveLength(87);
+  });
+
+  it("writes no number and no drug that is not in the transcript", () => {
+    const problems: string[] = [];
+    let numbersChecked = 0;
+    let drugsChecked = 0;
+    for (const encounter of encounters) {
+      const context = encounter.patientSex ? { patient: { sex: encounter.patientSex } } : {};
+      const draft = generateExtractive({
+        template: ACI_TEMPLATE,
+        transcript: piecesFromDialogue(encounter.dialogue),
+        language: "en",
+        context,
+      });
+      const note = renderNoteText(ACI_TEMPLATE, draft);
+      expect(note.length, encounter.id).toBeGreaterThan(100);
+      numbersChecked += numbersIn(note).size;
+      drugsChecked += findDrugs(note).length;
+      problems.push(...inventions(encounter.id, encounter.dialogue, note));
+    }
+    expect(problems).toEqual([]);
+    // The check has something to check: notes do carry numbers and drugs.
+    expect(numbersChecked).toBeGreaterThan(200);
+    expect(drugsChecked).toBeGreaterThan(50);
+  });
+
+  it("gives every transcript sentence evidence inside the dialogue's time line", () => {
+    for (const encounter of encounters.slice(0, 20)) {
+      const pieces = piecesFromDialogue(encounter.dialogue);
+      const end = pieces.at(-1)?.end ?? 0;
+      const draft = generateExtractive({ template: ACI_TEMPLATE, transcript: pieces, language: "en" });
+      for (const sentence of draft.sections.flatMap((s) => s.sentences)) {
+        expect(sentence.source).toBe("transcript");
+        expect(sentence.supported).toBe(true);
+        expect(sentence.evidence.length).toBeGreaterThan(0);
+        for (const evidence of sentence.evidence) {
+          expect(evidence.start).toBeGreaterThanOrEqual(0);
+          expect(evidence.end).toBeLessThanOrEqual(end + 0.001);
+          expect(evidence.start).toBeLessThanOrEqual(evidence.end);
+          expect(squash(encounter.dialogue)).toContain(squash(evidence.quote));
+        }
+      }
+    }
+  });
+});
+
+const mtsDialog = sharedDataDir() ? join(sharedDataDir() as string, "mts-dialog", "MTS-Dialog-ValidationSet.csv") : null;
+
+describe.skipIf(!mtsDialog || !existsSync(mtsDialog))("extractive engine on MTS-Dialog (validation set)", () => {
+  it("writes no number and no drug that is not in the dialogue", () => {
+    const rows = readCsvObjects(mtsDialog as string);
+    expect(rows.length).toBeGreaterThan(50);
+    const problems: string[] = [];
+    let written = 0;
+    for (const row of rows) {
+      const dialogue = row.dialogue ?? "";
+      const note = renderNoteText(
+        SOAP_EN,
+        generateExtractive({ template: SOAP_EN, transcript: piecesFromDialogue(dialogue), language: "en" }),
+      );
+      if (note) written += 1;
+      problems.push(...inventions(`MTS ${row.ID}`, dialogue, note));
+    }
+    expect(problems).toEqual([]);
+    expect(written).toBeGreaterThan(rows.length / 2);
+  });
+});

@@ -1,0 +1,128 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { action, loader } from "#app/routes/app/coding.tsx";
+import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
+import { handleGenerateNote } from "#app/services/notes/jobs/generate-note.server.ts";
+import type { MemberOrg } from "#app/services/org-context/current-org.ts";
+import { orgContext } from "#app/services/org-context/current-org.ts";
+import { describeEachDatabase } from "#tests/setup/databases.ts";
+import { openVisitHarness, seedVisit, type VisitHarness } from "#tests/visits/harness.ts";
+import { generatedNote, requestNote, transcribedVisit } from "./notes-harness.ts";
+
+// /coding on a real database: the recent notes; ?id= of a note in another of the user's
+// organisations switches to it (ADR 7: redirect with ?org=); a malformed id, an unknown note or
+// one of an organisation the user is not in is the page-validity 404; form posts run the services.
+describeEachDatabase("/coding page", (target) => {
+  let h: VisitHarness;
+  let noteInB: string;
+  const engine = createExtractiveEngine();
+
+  beforeAll(async () => {
+    h = await openVisitHarness(target);
+    // The clinician of A also works in B.
+    await sql`insert into public.org_members (org_id, user_id, role) values (${h.b.orgId}, ${h.a.users.clinician.id}, 'clinician')`.execute(
+      h.db.kysely,
+    );
+    const visitInB = await transcribedVisit(h, { orgId: h.b.orgId });
+    noteInB = (await requestNote(h, visitInB, { template_id: "builtin:soap" }, "outsider")).body.id;
+    await handleGenerateNote({ data: { orgId: h.b.orgId, noteId: noteInB } }, { db: h.db, engine });
+  });
+
+  afterAll(async () => {
+    await h.close();
+  });
+
+  function contextIn(orgId: string, user: { id: string; email: string }, role: MemberOrg["role"]) {
+    const context = h.context();
+    const org = {
+      id: orgId,
+      name: "x",
+      slug: "x",
+      kind: "practice",
+      plan: "Clinic",
+      pms: "none",
+      timezone: "UTC",
+      region: "us",
+      trial_ends_at: null,
+      role,
+    } as const;
+    context.set(orgContext, { user, org, role, orgs: [org], switchedFrom: null });
+    return context;
+  }
+
+  async function open(query: string, user = h.a.users.clinician, role: MemberOrg["role"] = "clinician") {
+    const request = new Request(`http://murmur.test/fr/coding${query}`);
+    try {
+      return { value: await loader({ request, context: contextIn(h.a.orgId, user, role), params: {} } as never) };
+    } catch (thrown) {
+      return { thrown };
+    }
+  }
+
+  async function post(fields: Record<string, string>, user = h.a.users.clinician, role: MemberOrg["role"] = "clinician") {
+    const request = new Request("http://murmur.test/fr/coding", { method: "POST", body: new URLSearchParams(fields) });
+    try {
+      return { value: await action({ request, context: contextIn(h.a.orgId, user, role), params: {} } as never) };
+    } catch (thrown) {
+      return { thrown };
+    }
+  }
+
+  it("lists the organisation's recent notes, and opens one with its transcript pieces", async () => {
+    const { noteId } = await generatedNote(h, engine);
+    const list = await open("");
+    expect(list.value).toMatchObject({ kind: "list" });
+    const notes = (list.value as { notes: { id: string }[] }).notes.map((n) => n.id);
+    expect(notes).toContain(noteId);
+    expect(notes).not.toContain(noteInB);
+    const one = await open(`?id=${noteId}`);
+    expect(one.value).toMatchObject({ kind: "note", note: { id: noteId, status: "draft" }, canSign: true, audioUrl: null });
+    expect((one.value as { transcript: unknown[] }).transcript.length).toBe(8);
+  });
+
+  it("switches to the note's organisation when the user is an owner or clinician there", async () => {
+    const { thrown } = await open(`?id=${noteInB}`);
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).status).toBe(302);
+    expect((thrown as Response).headers.get("location")).toBe(`/fr/coding?id=${noteInB}&org=${h.b.orgId}`);
+  });
+
+  it("is the 404 page for a malformed id, an unknown note and a note of an organisation the user is not in", async () => {
+    for (const id of ["not-a-uuid", "00000000-0000-4000-8000-000000000000"]) {
+      const { thrown } = await open(`?id=${id}`);
+      expect(thrown).toMatchObject({ data: { kind: "invalid" }, init: { status: 404 } });
+    }
+    const { thrown } = await open(`?id=${noteInB}`, h.a.users.owner, "owner");
+    expect(thrown).toMatchObject({ data: { kind: "invalid" }, init: { status: 404 } });
+  });
+
+  it("tells staff and admins that notes are not part of their role", async () => {
+    expect((await open("", h.a.users.staff, "staff")).value).toEqual({ kind: "forbidden" });
+    expect((await open("", h.a.users.admin, "admin")).value).toEqual({ kind: "forbidden" });
+  });
+
+  it("generates from the /transcribing form and redirects to the editor; refusals come back as codes", async () => {
+    const visitId = await transcribedVisit(h);
+    const { thrown } = await post({ intent: "generate", visit_id: visitId, template_id: "builtin:soap", language: "" });
+    expect((thrown as Response).status).toBe(302);
+    expect((thrown as Response).headers.get("location")).toMatch(/^\/fr\/coding\?id=[0-9a-f-]{36}$/);
+
+    const bare = await seedVisit(h);
+    const refused = await post({ intent: "generate", visit_id: bare, template_id: "builtin:soap" });
+    expect(refused.value).toMatchObject({ data: { error: "transcript_required" }, init: { status: 409 } });
+
+    const { noteId } = await generatedNote(h, engine);
+    const staff = await post({ intent: "sign", note_id: noteId }, h.a.users.staff, "staff");
+    expect(staff.value).toMatchObject({ data: { error: "forbidden_role" }, init: { status: 403 } });
+    const saved = await post({ intent: "save", note_id: noteId, "section.plan": "- Rest" });
+    expect((saved.thrown as Response).status).toBe(302);
+    const signed = await post({ intent: "sign", note_id: noteId, "section.plan": "- Rest\n- Fluids" });
+    expect((signed.thrown as Response).status).toBe(302);
+    const { rows } = await sql<{ status: string; content: { key: string; text: string }[] }>`
+      select status, content from public.notes where id = ${noteId}`.execute(h.db.kysely);
+    expect(rows[0]?.status).toBe("signed");
+    expect(rows[0]?.content.find((s) => s.key === "plan")?.text).toBe("- Rest\n- Fluids");
+    const bad = await post({ intent: "rate", note_id: noteId, rating: "9" });
+    expect(bad.value).toMatchObject({ data: { error: "invalid_input" }, init: { status: 400 } });
+  });
+});
