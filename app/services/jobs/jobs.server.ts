@@ -9,6 +9,7 @@ import { purgeExpiredAudio } from "#app/services/visits/purge-audio.server.ts";
 import type { Logger } from "#app/utils/logger.server.ts";
 import { bossDatabase } from "./boss-database.server.ts";
 import { enqueueTranscribeVisit } from "./enqueue.server.ts";
+import { ensureQueue } from "./ensure-queue.server.ts";
 import {
   TRANSCRIBE_LIVE_QUEUE,
   TRANSCRIBE_LIVE_QUEUE_OPTIONS,
@@ -201,18 +202,4 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
 export async function stopJobs(db?: Database): Promise<void> {
   const targets = db ? [handles.get(db)] : [...handles.values()];
   await Promise.all(targets.map((h) => h?.stop()));
-}
-
-async function ensureQueue(
-  boss: PgBoss,
-  name: string,
-  options: Parameters<PgBoss["createQueue"]>[1] & { policy: string },
-): Promise<void> {
-  if (!(await boss.getQueue(name))) {
-    await boss.createQueue(name, options);
-    return;
-  }
-  // A queue's policy is fixed at creation; the rest follows the code.
-  const { policy: _policy, ...rest } = options;
-  await boss.updateQueue(name, rest);
 }

@@ -1,9 +1,9 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { withActor } from "#app/db/actor.server.ts";
 import type { VisitLanguage } from "#app/db/schema.ts";
-import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
 import { ORG_SWITCH_PARAM } from "#app/services/org-context/constants.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
+import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import type { OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { assertValidPage } from "#app/services/session/page-validity.server.ts";
 import { getVisit } from "#app/services/visits/visits.server.ts";
@@ -41,16 +41,6 @@ export type CodingPage =
       canSign: boolean;
     };
 
-function argsOf(context: Readonly<RouterContextProvider>, request: Request): OrgServiceArgs & { orgId: string } {
-  const { user, org } = requireOrg(context);
-  return {
-    db: context.get(runtimeContext).db,
-    actor: { userId: user.id },
-    orgId: org.id,
-    meta: { ip: context.get(requestInfoContext).clientIp, userAgent: request.headers.get("user-agent") },
-  };
-}
-
 /** The organisation of a note the user may open (row-level security shows it only where they are an owner or clinician). */
 async function noteOrgForUser(args: OrgServiceArgs, noteId: string): Promise<string | null> {
   const row = await withActor(args.db, { userId: args.actor.userId, orgId: null }, (trx) =>
@@ -69,7 +59,7 @@ export async function loadCodingPage(
   request: Request,
   noteId: string | null,
 ): Promise<CodingPage> {
-  const args = argsOf(context, request);
+  const args = orgPageArgs(context, request);
   try {
     if (!noteId) return { kind: "list", notes: await listRecentNotes({ ...args, limit: 50 }) };
     const note = await getNote({ ...args, noteId });
@@ -112,7 +102,7 @@ export async function runCodingIntent(
   request: Request,
   input: CodingIntent,
 ): Promise<string> {
-  const args = argsOf(context, request);
+  const args = orgPageArgs(context, request);
   switch (input.intent) {
     case "generate":
       return (await createNote({ ...args, visitId: input.visitId, templateId: input.templateId, language: input.language })).id;

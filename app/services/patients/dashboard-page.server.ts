@@ -1,7 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
-import { requireOrg } from "#app/services/org-context/current-org.ts";
-import type { OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { findPatients, type ListPage, listRecentVisits, type PatientListItem, type VisitListItem } from "./directory.server.ts";
 import { createPatient, type NewPatient } from "./patients.server.ts";
@@ -15,16 +13,6 @@ export type DashboardPage =
       visits: ListPage<VisitListItem>;
     };
 
-function argsOf(context: Readonly<RouterContextProvider>, request: Request): OrgServiceArgs & { orgId: string } {
-  const { user, org } = requireOrg(context);
-  return {
-    db: context.get(runtimeContext).db,
-    actor: { userId: user.id },
-    orgId: org.id,
-    meta: { ip: context.get(requestInfoContext).clientIp, userAgent: request.headers.get("user-agent") },
-  };
-}
-
 /**
  * /dashboard: the current organisation's patients (searched with `q`) with their latest visits,
  * and its recent visits. Admins see no clinical data (docs/permissions.md): a notice, not an error.
@@ -34,7 +22,7 @@ export async function loadDashboard(
   request: Request,
   input: { q: string; page: number; visitsPage: number },
 ): Promise<DashboardPage> {
-  const args = argsOf(context, request);
+  const args = orgPageArgs(context, request);
   try {
     const [patients, visits] = await Promise.all([
       findPatients({ ...args, q: input.q, page: input.page }),
@@ -53,5 +41,5 @@ export function createPatientFromPage(
   request: Request,
   patient: NewPatient,
 ): Promise<{ id: string }> {
-  return createPatient({ ...argsOf(context, request), patient });
+  return createPatient({ ...orgPageArgs(context, request), patient });
 }

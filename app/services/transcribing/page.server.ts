@@ -1,8 +1,8 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { withActor } from "#app/db/actor.server.ts";
-import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
 import { ORG_SWITCH_PARAM } from "#app/services/org-context/constants.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
+import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import type { OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { createPatient, type PatientSummary, searchPatients } from "#app/services/patients/patients.server.ts";
 import { assertValidPage } from "#app/services/session/page-validity.server.ts";
@@ -32,16 +32,6 @@ export interface TranscriptPanel {
   canRerun: boolean;
 }
 
-function argsOf(context: Readonly<RouterContextProvider>, request: Request): OrgServiceArgs & { orgId: string } {
-  const { user, org } = requireOrg(context);
-  return {
-    db: context.get(runtimeContext).db,
-    actor: { userId: user.id },
-    orgId: org.id,
-    meta: { ip: context.get(requestInfoContext).clientIp, userAgent: request.headers.get("user-agent") },
-  };
-}
-
 /**
  * The organisation a visit belongs to, if the user may see it there: row-level security returns the
  * row only for organisations where they hold a clinical role, so this never reveals another tenant.
@@ -63,7 +53,7 @@ export async function loadTranscribingPage(
   request: Request,
   visitId: string | null,
 ): Promise<TranscribingPage> {
-  const args = argsOf(context, request);
+  const args = orgPageArgs(context, request);
   try {
     if (!visitId) {
       const [patients, visits] = await Promise.all([searchPatients({ ...args, limit: 100 }), listVisits({ ...args, limit: 20 })]);
@@ -105,7 +95,7 @@ export interface StartVisitInput {
 
 /** The "start a visit" form: an existing or new patient, then the visit with the patient's consent. */
 export async function startVisit(context: Readonly<RouterContextProvider>, request: Request, input: StartVisitInput) {
-  const args = argsOf(context, request);
+  const args = orgPageArgs(context, request);
   const patientId =
     input.patientId ?? (await createPatient({ ...args, patient: { display_name: input.newPatientName ?? "" } })).id;
   return createVisit({ ...args, patientId, title: input.title, language: input.language, consent: true });
@@ -117,10 +107,10 @@ export function saveTranscriptEdit(
   request: Request,
   input: { visitId: string; edit: TranscriptEdit },
 ): Promise<{ id: string; version: number; unchanged: boolean }> {
-  return editTranscript({ ...argsOf(context, request), visitId: input.visitId, edit: input.edit });
+  return editTranscript({ ...orgPageArgs(context, request), visitId: input.visitId, edit: input.edit });
 }
 
 /** The visit page's "transcribe again" (owners and clinicians). */
 export function rerunVisit(context: Readonly<RouterContextProvider>, request: Request, visitId: string): Promise<RerunResult> {
-  return rerunTranscription({ ...argsOf(context, request), visitId });
+  return rerunTranscription({ ...orgPageArgs(context, request), visitId });
 }

@@ -1,5 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import type { Database } from "#app/db/database.server.ts";
+import { ensureQueue } from "#app/services/jobs/ensure-queue.server.ts";
 import type { Logger } from "#app/utils/logger.server.ts";
 import { enqueueGenerateNote } from "./enqueue.server.ts";
 import { handleDeadGenerateNote, handleGenerateNote, type NoteEnginePort } from "./generate-note.server.ts";
@@ -83,17 +84,4 @@ export async function startNoteWorkers(
     boss.once("stopped", () => clearInterval(timer));
   }
   return { sweep };
-}
-
-async function ensureQueue(
-  boss: PgBoss,
-  name: string,
-  options: Parameters<PgBoss["createQueue"]>[1] & { policy: string },
-): Promise<void> {
-  if (!(await boss.getQueue(name))) {
-    await boss.createQueue(name, options);
-    return;
-  }
-  const { policy: _policy, ...rest } = options;
-  await boss.updateQueue(name, rest);
 }
