@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "#app/db/database.server.ts";
 import { DEMO_ORG_SLUG, DEMO_USERS, organizationsSeeder } from "#app/db/seed/organizations.server.ts";
 import { runSeeders } from "#app/db/seed/run.server.ts";
+import { visitsSeeder } from "#app/db/seed/visits.server.ts";
 import { verifyPassword } from "#app/services/auth/passwords.server.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 
@@ -37,5 +38,21 @@ describeEachDatabase("demo seed", (target) => {
       select count(*)::int as n from public.invitations i join public.organizations o on o.id = i.org_id
       where o.slug = ${DEMO_ORG_SLUG} and i.accepted_at is null`.execute(db.kysely);
     expect(invitations.rows[0]?.n).toBe(1);
+  });
+
+  it("adds a demo patient with a transcribed visit and a draft SOAP note whose sentences carry evidence; a second run changes nothing", async () => {
+    expect(await runSeeders(db, [visitsSeeder()])).toEqual([
+      "visits: demo patient Jane Doe with a transcribed visit and a draft SOAP note",
+    ]);
+    expect(await runSeeders(db, [visitsSeeder()])).toEqual(["visits: demo patient already present"]);
+    const notes = await sql<{ status: string; content: { sentences?: { evidence: unknown[] }[] }[]; visit_status: string }>`
+      select n.status, n.sections as content, v.status as visit_status
+      from public.notes n join public.visits v on v.id = n.visit_id join public.organizations o on o.id = n.org_id
+      where o.slug = ${DEMO_ORG_SLUG}`.execute(db.kysely);
+    expect(notes.rows).toHaveLength(1);
+    expect(notes.rows[0]).toMatchObject({ status: "draft", visit_status: "transcribed" });
+    const sentences = (notes.rows[0]?.content ?? []).flatMap((section) => section.sentences ?? []);
+    expect(sentences.length).toBeGreaterThan(5);
+    expect(sentences.filter((s) => s.evidence.length > 0).length).toBeGreaterThan(5);
   });
 });

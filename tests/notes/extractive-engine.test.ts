@@ -290,3 +290,26 @@ describe("extractive engine: dental", () => {
     expect(textOf(draft, "plan")).toContain("6 months");
   });
 });
+
+describe("extractive engine: the built-in SOAP shape on a short visit", () => {
+  const soap = template("en", [
+    section("vitals", "Vital signs", "vitals", { style: "bullets" }),
+    section("objective", "Objective", "exam"),
+    section("assessment", "Assessment", "assessment"),
+    section("plan", "Plan", "plan", { style: "bullets" }),
+  ]);
+  const draft = run(
+    soap,
+    [
+      "[doctor] Your blood pressure today is 132 over 84 and your lungs are clear.",
+      "[doctor] This looks like a viral bronchitis. Let's start benzonatate 100 mg three times a day.",
+    ].join("\n"),
+  );
+
+  it("keeps an exam finding said in the same sentence as a vital sign, and a diagnosis said as 'looks like a'", () => {
+    expect(textOf(draft, "vitals")).toBe("- Blood pressure: 132/84.");
+    expect(textOf(draft, "objective")).toContain("lungs are clear");
+    expect(textOf(draft, "assessment")).toBe("This looks like a viral bronchitis.");
+    expect(textOf(draft, "plan")).toContain("benzonatate 100 mg 3 times a day");
+  });
+});

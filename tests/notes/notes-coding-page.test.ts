@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { action, loader } from "#app/routes/app/coding.tsx";
+import { loader as dashboardLoader } from "#app/routes/app/dashboard.tsx";
+import { loader as transcribingLoader } from "#app/routes/app/transcribing.tsx";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { handleGenerateNote } from "#app/services/notes/jobs/generate-note.server.ts";
 import type { MemberOrg } from "#app/services/org-context/current-org.ts";
@@ -124,5 +126,30 @@ describeEachDatabase("/coding page", (target) => {
     expect(rows[0]?.content.find((s) => s.key === "plan")?.text).toBe("- Rest\n- Fluids");
     const bad = await post({ intent: "rate", note_id: noteId, rating: "9" });
     expect(bad.value).toMatchObject({ data: { error: "invalid_input" }, init: { status: 400 } });
+  });
+
+  it("the visit's page lists its notes and the dashboard the drafts waiting for a signature, for the roles that sign", async () => {
+    const visit = await transcribedVisit(h);
+    const noteId = (await requestNote(h, visit, { template_id: "builtin:soap" })).body.id;
+    await handleGenerateNote({ data: { orgId: h.a.orgId, noteId } }, { db: h.db, engine });
+    const page = (url: string, role: MemberOrg["role"], user = h.a.users[role]) => ({
+      request: new Request(`http://murmur.test${url}`),
+      context: contextIn(h.a.orgId, user, role),
+      params: {},
+    });
+    const visitPage = (await transcribingLoader(page(`/transcribing?visit_id=${visit}`, "clinician") as never)) as {
+      notes: { id: string; status: string }[];
+    };
+    expect(visitPage.notes).toEqual([expect.objectContaining({ id: noteId, status: "draft" })]);
+    const staffVisitPage = (await transcribingLoader(page(`/transcribing?visit_id=${visit}`, "staff") as never)) as {
+      notes: unknown[];
+    };
+    expect(staffVisitPage.notes).toEqual([]);
+
+    const dashboard = (await dashboardLoader(page("/dashboard", "clinician") as never)) as { drafts: { id: string }[] };
+    expect(dashboard.drafts.map((d) => d.id)).toContain(noteId);
+    expect(dashboard.drafts.map((d) => d.id)).not.toContain(noteInB);
+    const staffDashboard = (await dashboardLoader(page("/dashboard", "staff") as never)) as { drafts: unknown };
+    expect(staffDashboard.drafts).toBeNull();
   });
 });

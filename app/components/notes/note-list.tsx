@@ -3,16 +3,16 @@ import { Link } from "react-router";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { RecentNote } from "#app/services/notes/notes.server.ts";
 
-/** /coding without an id: the organisation's newest notes. */
-export function NoteList({ notes }: { notes: readonly RecentNote[] }) {
+/** /coding without an id: the organisation's newest notes; the dashboard: the drafts to sign ("drafts"). */
+export function NoteList({ notes, variant = "list" }: { notes: readonly RecentNote[]; variant?: "list" | "drafts" }) {
   const { t, i18n } = useTranslation("notes");
   const localize = useLocalizedPath();
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
   return (
-    <section aria-labelledby="recent-notes" data-testid="note-list">
-      <h2 id="recent-notes">{t("list.title")}</h2>
+    <section aria-labelledby={`notes-${variant}`} data-testid={variant === "list" ? "note-list" : "draft-notes"}>
+      <h2 id={`notes-${variant}`}>{t(`${variant}.title`)}</h2>
       {notes.length === 0 ? (
-        <p>{t("list.empty")}</p>
+        <p>{t(`${variant}.empty`)}</p>
       ) : (
         <ul className="note-list">
           {notes.map((n) => (

@@ -96,7 +96,9 @@ export function TranscriptPanel({
               testId="transcript-segments"
             />
           ) : (
-            <p data-testid="transcript-text">{transcription.text}</p>
+            <p data-testid="transcript-text" style={{ whiteSpace: "pre-line" }}>
+              {transcription.text}
+            </p>
           )}
           <button type="button" className="outline" onClick={() => setEditing(true)} data-testid="transcript-edit">
             {t("visits.edit.start")}
@@ -111,7 +113,7 @@ export function TranscriptPanel({
           {panel.original.segments.length > 0 ? (
             <TranscriptSegments segments={panel.original.segments} audioUrl={audioUrl} onSeek={onSeek} />
           ) : (
-            <p>{panel.original.text}</p>
+            <p style={{ whiteSpace: "pre-line" }}>{panel.original.text}</p>
           )}
         </details>
       ) : null}

@@ -1,5 +1,6 @@
 import type { Database } from "../database.server.ts";
 import { organizationsSeeder } from "./organizations.server.ts";
+import { visitsSeeder } from "./visits.server.ts";
 
 /**
  * A seeder loads demo data for one domain and must be idempotent (safe to run twice).
@@ -10,7 +11,7 @@ export interface Seeder {
   run(db: Database): Promise<string>;
 }
 
-export const seeders: Seeder[] = [organizationsSeeder()];
+export const seeders: Seeder[] = [organizationsSeeder(), visitsSeeder()];
 
 export async function runSeeders(db: Database, list: Seeder[] = seeders): Promise<string[]> {
   const lines: string[] = [];

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
 import { AppPage } from "#app/components/app-page.tsx";
+import { NoteList } from "#app/components/notes/note-list.tsx";
 import { NewPatientForm } from "#app/components/patients/new-patient-form.tsx";
 import { Pagination } from "#app/components/patients/pagination.tsx";
 import { PatientResults } from "#app/components/patients/patient-results.tsx";
@@ -101,6 +102,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
     <AppPage page="dashboard">
       <div className="dashboard">
         <StartVisitLink />
+        {loaderData.drafts ? <NoteList notes={loaderData.drafts} variant="drafts" /> : null}
         <PatientResults
           q={loaderData.q}
           patients={loaderData.patients}

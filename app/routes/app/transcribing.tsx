@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { AppPage } from "#app/components/app-page.tsx";
 import { GenerateNoteForm } from "#app/components/notes/generate-note-form.tsx";
+import { VisitNotes } from "#app/components/notes/visit-notes.tsx";
 import { StartVisit } from "#app/components/visits/start-visit.tsx";
 import { VisitView } from "#app/components/visits/visit-view.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
@@ -102,6 +103,7 @@ export default function Transcribing({ loaderData, actionData }: Route.Component
         />
       ) : null}
       {/* Issue 6: owners and clinicians (canRerun's roles, the notes' roles) draft a note from the transcript. */}
+      {loaderData.kind === "visit" ? <VisitNotes notes={loaderData.notes} /> : null}
       {loaderData.kind === "visit" && loaderData.visit.transcription && loaderData.transcript.canRerun ? (
         <GenerateNoteForm visitId={loaderData.visit.id} orgId={loaderData.orgId} language={loaderData.visit.language} />
       ) : null}

@@ -115,8 +115,8 @@ export async function listVisitNotes(args: NoteArgs & { visitId: string }): Prom
   });
 }
 
-/** The note editor's list (/coding without id): the organisation's newest notes. */
-export async function listRecentNotes(args: NoteArgs & { limit?: number }): Promise<RecentNote[]> {
+/** The note editor's list (/coding without id), and the dashboard's drafts to sign: the organisation's newest notes. */
+export async function listRecentNotes(args: NoteArgs & { limit?: number; status?: NoteStatus }): Promise<RecentNote[]> {
   checkOrgId(args.orgId);
   return asActor(args, args.orgId, async (trx) => {
     await requireNoteRole(trx, args.orgId, args.actor.userId);
@@ -137,6 +137,7 @@ export async function listRecentNotes(args: NoteArgs & { limit?: number }): Prom
         "v.title as visit_title",
       ])
       .where("n.org_id", "=", args.orgId)
+      .$if(args.status !== undefined, (q) => q.where("n.status", "=", args.status as NoteStatus))
       .orderBy("n.created_at", "desc")
       .limit(Math.min(Math.max(args.limit ?? 50, 1), 200))
       .execute();

@@ -1,4 +1,7 @@
 import type { RouterContextProvider } from "react-router";
+import { NOTE_ROLES } from "#app/services/notes/access.server.ts";
+import { listRecentNotes, type RecentNote } from "#app/services/notes/notes.server.ts";
+import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { findPatients, type ListPage, listRecentVisits, type PatientListItem, type VisitListItem } from "./directory.server.ts";
@@ -11,6 +14,8 @@ export type DashboardPage =
       q: string;
       patients: ListPage<PatientListItem>;
       visits: ListPage<VisitListItem>;
+      /** Notes drafted but not signed (owners and clinicians, who sign; nobody else may read notes). */
+      drafts: RecentNote[] | null;
     };
 
 /**
@@ -24,11 +29,12 @@ export async function loadDashboard(
 ): Promise<DashboardPage> {
   const args = orgPageArgs(context, request);
   try {
-    const [patients, visits] = await Promise.all([
+    const [patients, visits, drafts] = await Promise.all([
       findPatients({ ...args, q: input.q, page: input.page }),
       listRecentVisits({ ...args, page: input.visitsPage }),
+      NOTE_ROLES.includes(requireOrg(context).role) ? listRecentNotes({ ...args, status: "draft", limit: 20 }) : null,
     ]);
-    return { kind: "dashboard", q: input.q, patients, visits };
+    return { kind: "dashboard", q: input.q, patients, visits, drafts };
   } catch (error) {
     if (isAppError(error) && error.status === 403) return { kind: "forbidden" };
     throw error;

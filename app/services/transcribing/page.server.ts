@@ -1,5 +1,7 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { withActor } from "#app/db/actor.server.ts";
+import { NOTE_ROLES } from "#app/services/notes/access.server.ts";
+import { listVisitNotes, type NoteSummary } from "#app/services/notes/notes.server.ts";
 import { ORG_SWITCH_PARAM } from "#app/services/org-context/constants.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
@@ -17,7 +19,15 @@ import { pageUrl } from "#app/utils/page-url.ts";
 
 export type TranscribingPage =
   | { kind: "forbidden" }
-  | { kind: "visit"; visit: VisitDetails; orgId: string; userId: string; transcript: TranscriptPanel }
+  | {
+      kind: "visit";
+      visit: VisitDetails;
+      orgId: string;
+      userId: string;
+      transcript: TranscriptPanel;
+      /** Notes drafted from this visit (owners and clinicians; nobody else may read notes). */
+      notes: NoteSummary[];
+    }
   | { kind: "start"; patients: PatientSummary[]; visits: VisitSummary[] };
 
 /** What the transcript view needs beyond GET /api/visits/:id's answer. */
@@ -60,9 +70,11 @@ export async function loadTranscribingPage(
       return { kind: "start", patients, visits };
     }
     const visit = await getVisit({ ...args, visitId });
-    const [history, progress] = await Promise.all([
+    const role = requireOrg(context).role;
+    const [history, progress, notes] = await Promise.all([
       getTranscriptHistory({ ...args, visitId }),
       openVisitProgress({ ...args, visitId }),
+      NOTE_ROLES.includes(role) ? listVisitNotes({ ...args, visitId }) : [],
     ]);
     const { original } = history;
     const transcript: TranscriptPanel = {
@@ -71,9 +83,9 @@ export async function loadTranscribingPage(
         ? { version: original.version, engine: original.engine, text: original.text, segments: original.segments }
         : null,
       progress: progress.initial.progress,
-      canRerun: CLINICIAN_ROLES.includes(requireOrg(context).role),
+      canRerun: CLINICIAN_ROLES.includes(role),
     };
-    return { kind: "visit", visit, orgId: args.orgId, userId: args.actor.userId, transcript };
+    return { kind: "visit", visit, orgId: args.orgId, userId: args.actor.userId, transcript, notes };
   } catch (error) {
     if (!isAppError(error)) throw error;
     if (error.status === 403) return { kind: "forbidden" };

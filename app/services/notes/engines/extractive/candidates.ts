@@ -298,8 +298,9 @@ export function analyse(sentences: Sentence[], language: NoteLanguage, lexicon: 
       const isExam = cues.exam?.test(s.folded) ?? false;
       const isResult = (cues.results?.test(s.folded) ?? false) && !SCHEDULING.test(s.folded);
       const isAssessment = cues.assessment?.test(s.folded) ?? false;
-      // A sentence that only gives vitals is already written as vitals lines.
-      if (vitals.length > 0 && weight < 3 * vitals.length + 3) continue;
+      // A sentence that only gives vitals is already written as vitals lines (one that also gives
+      // an exam finding, "your blood pressure is 132 over 84 and your lungs are clear", is kept).
+      if (vitals.length > 0 && !isExam && weight < 3 * vitals.length + 3) continue;
       if (isExam && !isPlan) push("exam", base + 2);
       else if (isResult) push("results", base + 2);
       else if (isPlan) {

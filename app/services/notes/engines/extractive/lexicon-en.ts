@@ -109,7 +109,7 @@ export const EN: Lexicon = {
     results:
       /\b(?:x-ray|xray|x-rays|mri|ct scan|cat scan|ct|ultrasound|echocardiogram|echo|ekg|ecg|lab|labs|blood work|bloodwork|results?|a1c|hemoglobin|cholesterol|lipid|urinalysis|urine|biopsy|ejection fraction|creatinine|glucose|showed|shows|revealed|came back|demonstrat\w*|mammogram|colonoscopy|stress test|culture|imaging)\b/,
     assessment:
-      /\b(?:diagnos\w*|impression|assessment|i think (?:you|your|that|this|it)|not (?:well )?controlled|uncontrolled|well controlled|under control|out of control|consistent with|likely|probably|sounds like|looks like (?:you|it|this)|you have (?:a|an)|suspect|secondary to|due to|sprain|strain|fracture|infection)\b/,
+      /\b(?:diagnos\w*|impression|assessment|i think (?:you|your|that|this|it)|not (?:well )?controlled|uncontrolled|well controlled|under control|out of control|consistent with|likely|probably|sounds like|looks like (?:you|it|this|an?)|you have (?:a|an)|suspect|secondary to|due to|sprain|strain|fracture|infection)\b/,
     plan: /\b(?:going to|(?:i|we) (?:would like|want|need) (?:you|him|her|them) to|we will|we'll|i will|i'll|i'd like to|i would like to|i want you to|i want to|recommend\w*|prescri\w*|order|ordering|refer|referral|continue|start you|put you on|increase|decrease|follow up|follow-up|come back|schedule|plan|should|need to|physical therapy|let us|let's|return|call me|avoid|stop taking|keep taking|refill)\b/,
     medications: /\b(?:taking|take|takes|medication|medications|medicine|pills?|mg|milligrams|dose|prescription)\b/,
     allergies: /\b(?:allergic|allergy|allergies)\b/,
