@@ -12,11 +12,3 @@ export function piecesFor(evidence: readonly Evidence[], pieces: readonly Transc
   }
   return hit;
 }
-
-/** The note as plain text, the way a clinician pastes it elsewhere: titles, then each section's text. */
-export function noteAsText(sections: readonly { title: string; text: string }[]): string {
-  return sections
-    .filter((s) => s.text.trim())
-    .map((s) => `${s.title}\n${s.text.trim()}`)
-    .join("\n\n");
-}

@@ -107,7 +107,7 @@ export function NoteEditor({ page, error }: { page: NotePage; error?: string }) 
           ) : null}
           {note.status === "draft" || signed ? (
             <>
-              <ExportBar noteId={note.id} orgId={page.orgId} sections={note.sections} />
+              <ExportBar noteId={note.id} orgId={page.orgId} sections={note.sections} headers={note.headers} />
               <OmissionList omissions={note.omissions} language={note.language} onPlay={play} />
               <RatingForm noteId={note.id} rating={note.rating} comment={note.rating_comment} />
               <VersionHistory versions={note.versions} format={format} />

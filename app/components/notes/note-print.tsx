@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { NoteView } from "#app/services/notes/note-rows.server.ts";
+import { noteBlocks } from "#app/services/notes/render.ts";
 
 /** What the print stylesheet shows instead of the page: the note's text, and its signature once signed. */
 export function NotePrint({
@@ -18,14 +19,12 @@ export function NotePrint({
     <div className="note-print" lang={note.language} aria-hidden="true">
       <h1>{title}</h1>
       <p>{patient}</p>
-      {note.sections
-        .filter((s) => s.text.trim())
-        .map((s) => (
-          <section key={s.key}>
-            <h2>{s.title}</h2>
-            <p>{s.text}</p>
-          </section>
-        ))}
+      {noteBlocks(note.sections, note.headers).map((b) => (
+        <section key={b.key}>
+          {b.title ? <h2>{b.title}</h2> : null}
+          {b.text ? <p>{b.text}</p> : null}
+        </section>
+      ))}
       {signedAt && note.content_hash ? (
         <p>
           {t("sign.signedAt", { date: signedAt })}

@@ -2,7 +2,8 @@ import type { Selectable } from "kysely";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { NoteStatus, NotesTable, NoteVersionKind, NoteVersionsTable, VisitLanguage } from "#app/db/schema.ts";
 import { noteErrors } from "./errors.server.ts";
-import type { NoteSectionDraft, NoteTemplate, Omission } from "./model.ts";
+import type { HeaderMode, NoteSectionDraft, NoteTemplate, Omission } from "./model.ts";
+import { headerModes } from "./render.ts";
 
 export type NoteRow = Selectable<NotesTable>;
 type VersionRow = Selectable<NoteVersionsTable>;
@@ -60,6 +61,8 @@ export interface NoteView {
   progress: number | null;
   failure: { code: string; reason: string | null } | null;
   sections: NoteSectionDraft[];
+  /** Each section's header mode in the note's template: how copy, print and PDF show titles. */
+  headers: Record<string, HeaderMode>;
   omissions: Omission[];
   rating: number | null;
   rating_comment: string | null;
@@ -99,6 +102,7 @@ export function noteView(row: NoteRow, versions: readonly VersionRow[]): NoteVie
     progress: row.progress === null ? null : Number(row.progress),
     failure: row.failure_code ? { code: row.failure_code, reason: row.failure_reason } : null,
     sections: sectionsOf(row.content),
+    headers: headerModes({ sections: templateOf(row.template).sections ?? [] }),
     omissions: omissionsOf(row.omissions),
     rating: row.rating,
     rating_comment: row.rating_comment,

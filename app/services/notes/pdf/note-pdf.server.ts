@@ -2,6 +2,7 @@ import { resources } from "#app/i18n/resources.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { checkNoteId, requireNoteRole } from "../access.server.ts";
 import { loadNote, loadVersions, noteView } from "../note-rows.server.ts";
+import { noteBlocks } from "../render.ts";
 import { type PdfLine, renderPdf } from "./pdf-writer.server.ts";
 
 type Labels = (typeof resources)["en"]["notes"]["pdf"];
@@ -37,10 +38,11 @@ export async function notePdf(
     { text: `${labels.visit}: ${visit.title ? `${visit.title} — ` : ""}${date(visit.created_at)} UTC` },
     { text: `${labels.status}: ${labels.statuses[note.status]}` },
   ];
-  for (const section of note.sections) {
-    if (!section.text.trim()) continue;
-    lines.push({ text: section.title, bold: true, size: 12, gap: 12 });
-    for (const line of section.text.split("\n")) lines.push({ text: line.replace(/^\s*-\s+/, "• ") });
+  for (const block of noteBlocks(note.sections, note.headers)) {
+    if (block.title) lines.push({ text: block.title, bold: true, size: 12, gap: 12 });
+    for (const line of block.text ? block.text.split("\n") : []) {
+      lines.push({ text: line.replace(/^\s*-\s+/, "• "), ...(block.title ? {} : { gap: 12 }) });
+    }
   }
   const signed = note.versions.filter((v) => v.kind !== "draft_edit");
   if (signed.length && note.content_hash) {
