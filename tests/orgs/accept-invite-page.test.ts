@@ -33,7 +33,7 @@ describeEachDatabase("/accept-invite page", (target) => {
     h = await openApiHarness(target);
     owner = await h.user({ fullName: "Ana Ruiz" });
     orgName = `Consultorio Sol ${randomUUID().slice(0, 6)}`;
-    orgId = await createOrg(h.db, [{ userId: owner.id, role: "owner" }], { name: orgName });
+    orgId = await createOrg(h.db, [{ userId: owner.id, role: "owner" }], { name: orgName, plan: "Clinic" });
   });
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ import * as memberRoute from "#app/routes/resources/api-org-member.ts";
 import * as membersRoute from "#app/routes/resources/api-org-members.ts";
 import * as orgsRoute from "#app/routes/resources/api-orgs.ts";
 import * as personalRoute from "#app/routes/resources/api-orgs-personal.ts";
-import { createInvitation } from "#app/services/orgs/invitations.server.ts";
+import { createInvitation, revokeInvitation } from "#app/services/orgs/invitations.server.ts";
 import { userContext } from "#app/services/session/user-context.ts";
 import { type ApiHarness, type ApiUser, callRoute, orgWithEveryRole } from "#tests/setup/api.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
@@ -24,7 +24,7 @@ describeEachDatabase("organisation API flows", (target) => {
   beforeAll(async () => {
     const { openApiHarness } = await import("#tests/setup/api.ts");
     h = await openApiHarness(target);
-    a = await orgWithEveryRole(h, (db, m) => createOrg(db, m));
+    a = await orgWithEveryRole(h, (db, m) => createOrg(db, m, { plan: "Clinic" }));
   });
 
   afterAll(async () => {
@@ -193,7 +193,7 @@ describeEachDatabase("organisation API flows", (target) => {
   });
 
   it("role escalation attempts are refused and change nothing", async () => {
-    const w = await orgWithEveryRole(h, (db, m) => createOrg(db, m));
+    const w = await orgWithEveryRole(h, (db, m) => createOrg(db, m, { plan: "Clinic" }));
     const patchRole = (actor: ApiUser, userId: string, role: string) =>
       callRoute(h, memberRoute, {
         method: "PATCH",
@@ -234,7 +234,7 @@ describeEachDatabase("organisation API flows", (target) => {
   });
 
   it("a member can leave; the last owner cannot; a second owner makes leaving possible", async () => {
-    const w = await orgWithEveryRole(h, (db, m) => createOrg(db, m));
+    const w = await orgWithEveryRole(h, (db, m) => createOrg(db, m, { plan: "Clinic" }));
     const leave = (u: ApiUser) =>
       callRoute(h, memberRoute, {
         method: "DELETE",
@@ -418,5 +418,23 @@ describeEachDatabase("organisation API flows", (target) => {
       id: a.orgId,
       role: "admin",
     });
+  });
+
+  it("the plan's member limit counts pending invitations: a third seat on the trial is 409 member_limit_reached until one is revoked", async () => {
+    const owner = await h.user();
+    const orgId = await createOrg(h.db, [{ userId: owner.id, role: "owner" }]);
+    const as = { db: h.db, actor: { userId: owner.id }, orgId };
+    const first = await createInvitation({ ...as, email: `a-${randomUUID()}@example.test`, role: "clinician" });
+    await createInvitation({ ...as, email: `b-${randomUUID()}@example.test`, role: "staff" });
+    await expect(createInvitation({ ...as, email: `c-${randomUUID()}@example.test`, role: "staff" })).rejects.toMatchObject({
+      status: 409,
+      code: "member_limit_reached",
+    });
+    await revokeInvitation({ ...as, invitationId: first.id });
+    await expect(createInvitation({ ...as, email: `c-${randomUUID()}@example.test`, role: "staff" })).resolves.toMatchObject({
+      id: expect.any(String),
+    });
+    await sql`update public.organizations set plan = 'Clinic' where id = ${orgId}`.execute(h.db.kysely);
+    await expect(createInvitation({ ...as, email: `d-${randomUUID()}@example.test`, role: "staff" })).resolves.toBeTruthy();
   });
 });

@@ -254,13 +254,18 @@ describeEachDatabase("organisation API isolation matrix", (target) => {
   });
 
   async function freshWorld(): Promise<World> {
-    const orgId = await createOrg(h.db, [
-      { userId: people.owner.id, role: "owner" },
-      { userId: people.admin.id, role: "admin" },
-      { userId: people.clinician.id, role: "clinician" },
-      { userId: people.staff.id, role: "staff" },
-      { userId: people.target.id, role: "staff" },
-    ]);
+    const orgId = await createOrg(
+      h.db,
+      [
+        { userId: people.owner.id, role: "owner" },
+        { userId: people.admin.id, role: "admin" },
+        { userId: people.clinician.id, role: "clinician" },
+        { userId: people.staff.id, role: "staff" },
+        { userId: people.target.id, role: "staff" },
+      ],
+      // Five members and an invitation: over the trial's limit, within Practice's.
+      { plan: "practice" },
+    );
     const invitationToken = randomToken(32);
     const { rows } = await sql<{ id: string }>`
       insert into public.invitations (org_id, email, role, token_hash, invited_by)

@@ -83,7 +83,7 @@ describeEachDatabase("invitation emails, resend and listing", (target) => {
         { userId: admin.id, role: "admin" },
         { userId: clinician.id, role: "clinician" },
       ],
-      { name: orgName },
+      { name: orgName, plan: "Clinic" },
     );
     await createOrg(h.db, [{ userId: outsider.id, role: "owner" }]);
   });

@@ -41,7 +41,7 @@ describeEachDatabase("Settings → Invitations page", (target) => {
     orgId = await createOrg(
       h.db,
       Object.entries(people).map(([role, user]) => ({ userId: user.id, role: role as "owner" })),
-      { name: `Cabinet Lumière ${randomUUID().slice(0, 6)}` },
+      { name: `Cabinet Lumière ${randomUUID().slice(0, 6)}`, plan: "Clinic" },
     );
   });
 
@@ -59,6 +59,21 @@ describeEachDatabase("Settings → Invitations page", (target) => {
     const request = formRequest(`${TEST_SITE_URL}${prefix}/settings/invitations`, fields);
     return runRoute(() => page.action({ request, context, params: {} } as never));
   };
+
+  it("over the plan's member limit the form answers 409 with the translated reason and keeps what was typed", async () => {
+    await sql`update public.organizations set plan = 'solo' where id = ${orgId}`.execute(h.db.kysely);
+    try {
+      const email = `limit-${randomUUID()}@example.test`;
+      const res = await act("owner", { intent: "invite", email, role: "staff" });
+      expect(res).toMatchObject({ status: 409, data: { intent: "invite", failure: "member_limit_reached", email } });
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from public.invitations where email = ${email}`.execute(
+        h.db.kysely,
+      );
+      expect(rows[0]?.n).toBe(0);
+    } finally {
+      await sql`update public.organizations set plan = 'Clinic' where id = ${orgId}`.execute(h.db.kysely);
+    }
+  });
 
   it("clinicians and staff get a 404 for the page and its action; owners and admins see it", async () => {
     for (const who of ["clinician", "staff"] as const) {

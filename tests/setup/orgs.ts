@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Database } from "#app/db/database.server.ts";
-import type { OrgRole } from "#app/db/schema.ts";
+import type { OrgPlan, OrgRole } from "#app/db/schema.ts";
 
 // Factories for tenancy tests. They write through the owner connection (setup only); the code
 // under test reads and writes through withActor. Names are unique so suites can share a server.
@@ -25,13 +25,14 @@ export async function createAuthUser(
 export async function createOrg(
   db: Database,
   members: { userId: string; role: OrgRole }[],
-  options: { name?: string } = {},
+  /** `plan` defaults to the trial; suites that invite freely pick "Clinic" (no member limit). */
+  options: { name?: string; plan?: OrgPlan } = {},
 ): Promise<string> {
   const suffix = randomUUID().slice(0, 8);
   const { rows } = await sql<{ id: string }>`
-    insert into public.organizations (name, slug, kind, created_by, trial_ends_at)
+    insert into public.organizations (name, slug, kind, created_by, trial_ends_at, plan)
     values (${options.name ?? `Practice ${suffix}`}, ${`practice-${suffix}`}, 'practice',
-            ${members[0]?.userId ?? null}, now() + interval '14 days')
+            ${members[0]?.userId ?? null}, now() + interval '14 days', ${options.plan ?? "trial"})
     returning id`.execute(db.kysely);
   const orgId = rows[0]?.id;
   if (!orgId) throw new Error("organisation not created");

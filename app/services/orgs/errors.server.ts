@@ -12,6 +12,8 @@ export const orgErrors = {
   invitationExpired: () => new AppError(410, "invitation_expired", "This invitation has expired"),
   invitationRevoked: () => new AppError(410, "invitation_revoked", "This invitation has been revoked"),
   invitationUsed: () => new AppError(409, "invitation_used", "This invitation has already been used"),
+  memberLimitReached: (max: number) =>
+    new AppError(409, "member_limit_reached", `This plan allows ${max} member(s), counting pending invitations`),
   invitationEmailMismatch: () =>
     new AppError(403, "invitation_email_mismatch", "This invitation was sent to another email address"),
 };

@@ -1,7 +1,9 @@
 import { sql } from "kysely";
+import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { OrgRole } from "#app/db/schema.ts";
 import { hashToken, randomToken } from "#app/services/auth/crypto.server.ts";
 import { isUuid } from "#app/services/auth/uuid.server.ts";
+import { canAddMember, PLAN_CATALOGUE } from "#app/services/billing/plans.ts";
 import { type OrgAuditAction, recordAudit } from "./audit.server.ts";
 import {
   asActor,
@@ -45,6 +47,7 @@ export function createInvitation(
     const actorRole = await requireMemberRole(trx, args.orgId, args.actor.userId);
     requireRole(actorRole, MANAGER_ROLES);
     if (!canGrantRole(actorRole, args.role)) throw orgErrors.forbiddenRole("Only an owner can invite an owner");
+    await assertRoomForMember(trx, args.orgId);
     const token = randomToken(32);
     const email = args.email.trim();
     const row = await trx
@@ -246,4 +249,29 @@ export function listInvitations(args: OrgServiceArgs & { orgId: string }): Promi
       };
     });
   });
+}
+
+/**
+ * The plan's member limit (app/services/billing/plans.ts), counting pending invitations as seats:
+ * otherwise a Solo practice could invite ten people and each acceptance would overrun it. The
+ * organisation row is locked so two invitations sent at once cannot both take the last seat.
+ */
+async function assertRoomForMember(trx: ActorTransaction, orgId: string): Promise<void> {
+  const org = await trx.selectFrom("organizations").select("plan").where("id", "=", orgId).forUpdate().executeTakeFirstOrThrow();
+  const max = PLAN_CATALOGUE[org.plan].maxMembers;
+  if (max === null) return;
+  const members = await trx
+    .selectFrom("org_members")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("org_id", "=", orgId)
+    .executeTakeFirstOrThrow();
+  const pending = await trx
+    .selectFrom("invitations")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("org_id", "=", orgId)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", new Date())
+    .executeTakeFirstOrThrow();
+  if (!canAddMember(org.plan, Number(members.n) + Number(pending.n))) throw orgErrors.memberLimitReached(max);
 }

@@ -21,6 +21,7 @@ const FAILURE_CODES = [
   "invitation_not_found",
   "invitation_used",
   "invitation_revoked",
+  "member_limit_reached",
   "unexpected",
 ] as const;
 type FailureCode = (typeof FAILURE_CODES)[number];
