@@ -33,6 +33,11 @@ describeEachDatabase("demo seed", (target) => {
       where o.slug = ${DEMO_ORG_SLUG} order by u.email`.execute(db.kysely);
     expect(members.rows.map((r) => [r.email, r.role]).sort()).toEqual(DEMO_USERS.map((u) => [u.email, u.role]).sort());
     expect(members.rows.every((r) => r.pms === "macpractice" && r.kind === "practice")).toBe(true);
+    const plan = await sql<{ plan: string }>`select plan from public.organizations where slug = ${DEMO_ORG_SLUG}`.execute(
+      db.kysely,
+    );
+    // Four members and an invitation: the Practice plan's limit, not the trial's, holds them.
+    expect(plan.rows[0]?.plan).toBe("practice");
     expect(await verifyPassword("Seed-Test-Password-1", members.rows[0]?.encrypted_password ?? null)).toBe(true);
     const invitations = await sql<{ n: number }>`
       select count(*)::int as n from public.invitations i join public.organizations o on o.id = i.org_id

@@ -18,8 +18,8 @@ export const DEFAULT_DEMO_PASSWORD = "Murmur-Demo-2026";
 
 /**
  * Demo organisation data for a fresh install: four confirmed accounts sharing a password
- * (SEED_DEMO_PASSWORD), a practice on its trial linked to MacPractice (so the practice-management
- * banner shows) and a pending invitation. Writes as the owner connection: seeding is set-up, not a
+ * (SEED_DEMO_PASSWORD), a practice on the Practice plan (four members and an invitation: more than
+ * the trial allows) linked to MacPractice (so the practice-management banner shows) and a pending invitation. Writes as the owner connection: seeding is set-up, not a
  * user action. Running it again changes nothing.
  */
 export function organizationsSeeder(password = process.env.SEED_DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD): Seeder {
@@ -48,9 +48,9 @@ export function organizationsSeeder(password = process.env.SEED_DEMO_PASSWORD ||
       const org = await db.kysely.selectFrom("organizations").select("id").where("slug", "=", DEMO_ORG_SLUG).executeTakeFirst();
       if (org) return `demo practice already present; ${created} account(s) added`;
       const { rows } = await sql<{ id: string }>`
-        insert into public.organizations (name, slug, kind, pms, timezone, region, created_by, trial_ends_at)
-        values ('Clinique Lumière (demo)', ${DEMO_ORG_SLUG}, 'practice', 'macpractice', 'Europe/Paris', 'eu',
-                ${ids.owner}, now() + interval '14 days')
+        insert into public.organizations (name, slug, kind, plan, pms, timezone, region, created_by)
+        values ('Clinique Lumière (demo)', ${DEMO_ORG_SLUG}, 'practice', 'practice', 'macpractice', 'Europe/Paris', 'eu',
+                ${ids.owner})
         returning id`.execute(db.kysely);
       const orgId = rows[0]?.id;
       if (!orgId) throw new Error("demo practice not created");
