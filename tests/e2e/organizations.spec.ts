@@ -112,3 +112,22 @@ test("sign-out forgets the organisation; the header fits at 360 px", async ({ pa
   expect(await orgCookie(page)).toBeUndefined();
   expect(await page.evaluate(() => localStorage.getItem("murmur-org"))).toBeNull();
 });
+
+test("the organisation menu opened while the page is still loading stays open once it hydrates", async ({ page }) => {
+  await signUpAndConfirm(page, uniqueEmail("early-menu"));
+  // Hold the page's scripts back so the click lands before hydration, as a quick hand does.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/assets/**/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/dashboard", { waitUntil: "domcontentloaded" });
+  await page.getByTestId("org-switcher").locator("summary").click();
+  await expect(page.getByTestId("create-org-link")).toBeVisible();
+  release();
+  await waitForHydration(page);
+  await expect(page.getByTestId("create-org-link")).toBeVisible();
+});

@@ -14,9 +14,13 @@ export function OrgSwitcher({ org, orgs }: { org: MemberOrg; orgs: MemberOrg[] }
   const to = useLocalizedPath();
   const { pathname, key } = useLocation();
   const menu = useRef<HTMLDetailsElement>(null);
-  // The header outlives client navigations: close the menu when the page changes under it.
+  const shownKey = useRef(key);
+  // The header outlives client navigations: close the menu when the page changes under it — but
+  // not on hydration, which would shut a menu opened while the page was still loading.
   useEffect(() => {
-    if (key && menu.current) menu.current.open = false;
+    if (shownKey.current === key) return;
+    shownKey.current = key;
+    if (menu.current) menu.current.open = false;
   }, [key]);
   return (
     <details className="dropdown org-switcher" data-testid="org-switcher" ref={menu}>
