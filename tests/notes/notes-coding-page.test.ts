@@ -6,9 +6,8 @@ import { loader as transcribingLoader } from "#app/routes/app/transcribing.tsx";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { handleGenerateNote } from "#app/services/notes/jobs/generate-note.server.ts";
 import type { MemberOrg } from "#app/services/org-context/current-org.ts";
-import { orgContext } from "#app/services/org-context/current-org.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
-import { openVisitHarness, seedVisit, type VisitHarness } from "#tests/visits/harness.ts";
+import { openVisitHarness, pageContextIn, seedVisit, type VisitHarness } from "#tests/visits/harness.ts";
 import { generatedNote, requestNote, transcribedVisit } from "./notes-harness.ts";
 
 // /coding on a real database: the recent notes; ?id= of a note in another of the user's
@@ -34,23 +33,8 @@ describeEachDatabase("/coding page", (target) => {
     await h.close();
   });
 
-  function contextIn(orgId: string, user: { id: string; email: string }, role: MemberOrg["role"]) {
-    const context = h.context();
-    const org = {
-      id: orgId,
-      name: "x",
-      slug: "x",
-      kind: "practice",
-      plan: "Clinic",
-      pms: "none",
-      timezone: "UTC",
-      region: "us",
-      trial_ends_at: null,
-      role,
-    } as const;
-    context.set(orgContext, { user, org, role, orgs: [org], switchedFrom: null });
-    return context;
-  }
+  const contextIn = (orgId: string, user: { id: string; email: string }, role: MemberOrg["role"]) =>
+    pageContextIn(h, orgId, user, role);
 
   async function open(query: string, user = h.a.users.clinician, role: MemberOrg["role"] = "clinician") {
     const request = new Request(`http://murmur.test/fr/coding${query}`);

@@ -5,27 +5,7 @@ import * as audioRoute from "#app/routes/resources/api-visit-audio.ts";
 import * as chunkRoute from "#app/routes/resources/api-visit-audio-chunk.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { bytesOf, call, openVisitHarness, seedVisit, sha256, type VisitHarness } from "./harness.ts";
-
-/** A real 16 kHz mono PCM WAV of `samples` samples of a tone. */
-function wavFile(samples: number): Uint8Array {
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i += 1) data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 16000)), i * 2);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVE", 8);
-  header.write("fmt ", 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(16000, 24);
-  header.writeUInt32LE(32000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
-  return Uint8Array.from(Buffer.concat([header, data]));
-}
+import { wavFile } from "./pipeline-helpers.ts";
 
 // Issue 5 "upload an existing file": the raw body with an audio/* type, streamed to disk,
 // recognised by its first bytes; garbage or unsupported files get a clear 4xx and nothing is lost.

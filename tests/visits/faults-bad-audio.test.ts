@@ -12,6 +12,7 @@ import { createTranscribePort } from "#app/services/speech/transcribe-file.serve
 import { audioKey } from "#app/services/storage/keys.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { bytesOf, call, openVisitHarness, seedPatient, seedVisit, sha256, type VisitHarness } from "./harness.ts";
+import { wavFile } from "./pipeline-helpers.ts";
 
 // Issue 5 "Fault tests": garbage or unsupported files end in a clear failed state with the reason,
 // and nothing else is lost. The files pass the upload's first-bytes check (they claim to be audio),
@@ -154,22 +155,7 @@ describeEachDatabase("fault: garbage and unsupported audio", (target) => {
       expect(still.audio.sha256).toBe(sha256(garbage));
 
       // A real WAV header and PCM: the upload replaces the garbage; a stand-in engine keeps this quick.
-      const pcm = Buffer.alloc(16000 * 2);
-      const header = Buffer.alloc(44);
-      header.write("RIFF", 0);
-      header.writeUInt32LE(36 + pcm.length, 4);
-      header.write("WAVE", 8);
-      header.write("fmt ", 12);
-      header.writeUInt32LE(16, 16);
-      header.writeUInt16LE(1, 20);
-      header.writeUInt16LE(1, 22);
-      header.writeUInt32LE(16000, 24);
-      header.writeUInt32LE(32000, 28);
-      header.writeUInt16LE(2, 32);
-      header.writeUInt16LE(16, 34);
-      header.write("data", 36);
-      header.writeUInt32LE(pcm.length, 40);
-      const good = Uint8Array.from(Buffer.concat([header, pcm]));
+      const good = wavFile(16000);
       expect((await upload(visitId, good, "audio/wav")).body.status).toBe("uploaded");
       const engine: TranscribePort = async () => ({
         text: "recovered",

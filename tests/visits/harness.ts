@@ -7,6 +7,7 @@ import type { RouterContextProvider } from "react-router";
 import type { OrgRole } from "#app/db/schema.ts";
 import { createLoadContext } from "#app/runtime/load-context.server.ts";
 import type { Runtime } from "#app/runtime/runtime.server.ts";
+import { type MemberOrg, orgContext } from "#app/services/org-context/current-org.ts";
 import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { createLocalBlobStore } from "#app/services/storage/local-disk.server.ts";
 import { parseEnv } from "#app/utils/env.server.ts";
@@ -163,4 +164,23 @@ export function webmChunks(count: number, size = 4096): Uint8Array[] {
 
 export function concat(parts: Uint8Array[]): Uint8Array {
   return Uint8Array.from(Buffer.concat(parts));
+}
+
+/** A signed-in page's context as the app layout's middleware leaves it: `user` working in `orgId` with `role`. */
+export function pageContextIn(h: VisitHarness, orgId: string, user: { id: string; email: string }, role: MemberOrg["role"]) {
+  const context = h.context();
+  const org = {
+    id: orgId,
+    name: "x",
+    slug: "x",
+    kind: "practice",
+    plan: "Clinic",
+    pms: "none",
+    timezone: "UTC",
+    region: "us",
+    trial_ends_at: null,
+    role,
+  } as const;
+  context.set(orgContext, { user, org, role, orgs: [org], switchedFrom: null });
+  return context;
 }

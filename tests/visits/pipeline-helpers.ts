@@ -4,6 +4,7 @@ import type { OrgRole } from "#app/db/schema.ts";
 import * as audioRoute from "#app/routes/resources/api-visit-audio.ts";
 import { registerBoss, unregisterBoss } from "#app/services/jobs/registry.server.ts";
 import type { TranscribePort } from "#app/services/jobs/transcribe-visit.server.ts";
+import { wavHeader } from "#app/services/speech/wav.server.ts";
 import { TEST_SITE_URL } from "#tests/setup/auth.ts";
 import { responseOf } from "#tests/setup/context.ts";
 import { call, seedVisit, type VisitHarness, type Who } from "./harness.ts";
@@ -14,21 +15,7 @@ import { call, seedVisit, type VisitHarness, type Who } from "./harness.ts";
 export function wavFile(samples: number): Uint8Array {
   const data = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i += 1) data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 16000)), i * 2);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVE", 8);
-  header.write("fmt ", 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(16000, 24);
-  header.writeUInt32LE(32000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
-  return Uint8Array.from(Buffer.concat([header, data]));
+  return Uint8Array.from(Buffer.concat([wavHeader(data.length, 16000), data]));
 }
 
 /** A visit of org A whose audio (a WAV file) is uploaded: status `uploaded`. */

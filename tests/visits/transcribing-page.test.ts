@@ -2,9 +2,8 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loader } from "#app/routes/app/transcribing.tsx";
 import type { MemberOrg } from "#app/services/org-context/current-org.ts";
-import { orgContext } from "#app/services/org-context/current-org.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
-import { seedVisit, type VisitHarness } from "./harness.ts";
+import { pageContextIn, seedVisit, type VisitHarness } from "./harness.ts";
 
 // ADR 7 on a real page: /transcribing?visit_id= of a visit in another of the user's organisations
 // switches to it (redirect with ?org=); a visit of an organisation they are not in is a 404.
@@ -22,23 +21,8 @@ describeEachDatabase("/transcribing deep links", (target) => {
     await h.close();
   });
 
-  function contextIn(orgId: string, user: { id: string; email: string }, role: MemberOrg["role"]) {
-    const context = h.context();
-    const org = {
-      id: orgId,
-      name: "x",
-      slug: "x",
-      kind: "practice",
-      plan: "Clinic",
-      pms: "none",
-      timezone: "UTC",
-      region: "us",
-      trial_ends_at: null,
-      role,
-    } as const;
-    context.set(orgContext, { user, org, role, orgs: [org], switchedFrom: null });
-    return context;
-  }
+  const contextIn = (orgId: string, user: { id: string; email: string }, role: MemberOrg["role"]) =>
+    pageContextIn(h, orgId, user, role);
 
   async function open(
     visitId: string,
