@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { RequestHandler, Response } from "express";
 import helmet from "helmet";
 
 /**
@@ -38,6 +38,22 @@ export function securityHeaders(options: { development: boolean; sentryDsn?: str
   });
   return (req, res, next) => {
     if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    replaceOnAppend(res);
     csp(req, res, next);
   };
+}
+
+/**
+ * Headers that hold one value: when a route's Response sets one (file responses set CORP and
+ * nosniff, app/utils/file-response.ts), it replaces helmet's default rather than joining it.
+ * React Router's Express adapter copies a Response's headers with `res.append`, and a joined
+ * `Cross-Origin-Resource-Policy: same-origin, same-origin` is invalid, so browsers would ignore it.
+ * (A second Content-Security-Policy is left to join: both policies are then enforced.)
+ */
+const SINGLE_VALUED = new Set(["cross-origin-resource-policy", "x-content-type-options", "x-frame-options", "referrer-policy"]);
+
+function replaceOnAppend(res: Response): void {
+  const append = res.append.bind(res);
+  res.append = (field: string, value?: string | string[]) =>
+    SINGLE_VALUED.has(field.toLowerCase()) && value !== undefined ? res.setHeader(field, value) : append(field, value);
 }

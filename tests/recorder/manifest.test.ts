@@ -50,4 +50,11 @@ describe("finish manifest", () => {
     ]);
     expect(manifestOf(session({ durationMs: 0 })).segments).toEqual([]);
   });
+
+  it("sends only a plain audio type, so a browser's odd label never blocks the finish (issue 10)", () => {
+    const typed = (mimeType: string) => manifestOf(session({ segments: [{ firstSeq: 0, mimeType, startMs: 0 }] }));
+    expect(typed("audio/ogg; codecs=opus").mime_type).toBe("audio/ogg;codecs=opus");
+    expect(typed("video/webm;codecs=opus")).not.toHaveProperty("mime_type");
+    expect(typed("audio/wav; x=1, text/html")).not.toHaveProperty("mime_type");
+  });
 });

@@ -70,10 +70,22 @@ describeEachDatabase("visit audio on S3-compatible storage", (target) => {
 
     s3.requests.length = 0;
     const played = await openVisitAudio({ ...args, rangeHeader: "bytes=6000-6099" });
-    expect(played).toMatchObject({ size: whole.byteLength, range: { kind: "partial", start: 6000, end: 6099 } });
+    expect(played).toMatchObject({
+      size: whole.byteLength,
+      range: { kind: "partial", start: 6000, end: 6099 },
+      // The type is what the first bytes show (one small ranged GET, once per blob), never a label.
+      contentType: "audio/webm",
+    });
     const bytes = new Uint8Array(await new Response(played.body).arrayBuffer());
     expect(bytes).toEqual(whole.subarray(6000, 6100));
-    expect(s3.requests.map((r) => [r.method, r.range])).toEqual([["GET", "bytes=6000-6099"]]);
+    expect(s3.requests.map((r) => [r.method, r.range])).toEqual([
+      ["GET", "bytes=0-15"],
+      ["GET", "bytes=6000-6099"],
+    ]);
+    s3.requests.length = 0;
+    const again = await openVisitAudio({ ...args, rangeHeader: "bytes=100-199" });
+    expect(new Uint8Array(await new Response(again.body).arrayBuffer())).toEqual(whole.subarray(100, 200));
+    expect(s3.requests.map((r) => [r.method, r.range])).toEqual([["GET", "bytes=100-199"]]);
 
     await deleteVisit(args);
     expect([...s3.objects.keys()].filter((k) => k.startsWith(prefix))).toEqual([]);

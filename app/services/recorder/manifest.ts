@@ -1,3 +1,4 @@
+import { plainAudioType } from "#app/services/visits/audio-format.ts";
 import type { SessionRecord } from "./types.ts";
 
 /** The finish manifest (POST /api/visits/:id/audio/finish; docs/api.md). */
@@ -28,7 +29,10 @@ export function manifestOf(session: SessionRecord): FinishManifest {
     const end = bounds[i + 1] as number;
     if (end > start) segments.push({ start_ms: start, end_ms: end });
   }
-  const mimeType = session.segments[0]?.mimeType;
+  // The server refuses a type that is not one plain audio type (issue 10: the served type never
+  // comes from the client). A browser reporting anything else (e.g. `video/webm`) sends none, so
+  // the recording still finishes and the server detects the format from the bytes.
+  const mimeType = plainAudioType(session.segments[0]?.mimeType);
   return {
     chunks: session.nextSeq,
     bytes: session.bytes,

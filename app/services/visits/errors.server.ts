@@ -35,7 +35,18 @@ export const visitErrors = {
     new DetailedAppError(409, "audio_manifest_mismatch", "The server's chunks do not match the manifest", details),
   noAudio: () => new AppError(409, "no_audio", "This visit has no audio"),
   unsupportedMediaType: () =>
-    new AppError(415, "unsupported_media_type", "Send the audio as the raw body with an audio/* Content-Type"),
+    new AppError(
+      415,
+      "unsupported_media_type",
+      "Send the audio as the raw body with one audio/* Content-Type (e.g. audio/wav or audio/webm;codecs=opus)",
+    ),
+  /** The manifest's `mime_type` is refused like an upload's Content-Type: one plain audio type or nothing. */
+  unsupportedManifestType: () =>
+    new AppError(
+      415,
+      "unsupported_media_type",
+      "mime_type must be one audio/* type with simple parameters (e.g. audio/webm;codecs=opus), or left out",
+    ),
   unsupportedAudio: () =>
     new AppError(415, "audio_unsupported", "This file is not audio Murmur can read (wav, mp3, m4a, webm, ogg, flac)"),
   emptyAudio: () => new AppError(400, "audio_empty", "The audio file is empty"),

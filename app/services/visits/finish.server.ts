@@ -8,7 +8,7 @@ import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { audioKey } from "#app/services/storage/keys.ts";
 import { checkVisitId, requireClinicalRole } from "./access.server.ts";
 import { assembleChunks, type StoredChunk } from "./assemble.server.ts";
-import { sniffAudioFormat } from "./audio-format.ts";
+import { AUDIO_FORMAT_TYPES, plainAudioType, sniffAudioFormat } from "./audio-format.ts";
 import { visitErrors } from "./errors.server.ts";
 import { isClosed, loadVisit, type VisitAudio, type VisitRow, visitAudio } from "./visit-rows.server.ts";
 
@@ -33,15 +33,6 @@ export interface UploadResult {
 
 /** Lists in error answers stay short; the count says how many there are in all. */
 const LIST_MAX = 1000;
-
-const FORMAT_TYPES: Record<string, string> = {
-  webm: "audio/webm",
-  ogg: "audio/ogg",
-  wav: "audio/wav",
-  mp3: "audio/mpeg",
-  m4a: "audio/mp4",
-  flac: "audio/flac",
-};
 
 function resultOf(row: VisitRow): UploadResult {
   return { id: row.id, status: row.status, audio: visitAudio(row) };
@@ -95,9 +86,12 @@ export async function finishChunkedUpload(
   checkOrgId(args.orgId);
   checkVisitId(args.visitId);
   const { manifest } = args;
+  // Exactly one plain audio type or none (415 otherwise): kept for the record, never served back.
+  const mimeType = plainAudioType(manifest.mime_type);
   const before = await asActor(args, args.orgId, async (trx) => {
     await requireClinicalRole(trx, args.orgId, args.actor.userId);
     const visit = await loadVisit(trx, args.orgId, args.visitId);
+    if (manifest.mime_type !== undefined && !mimeType) throw visitErrors.unsupportedManifestType();
     if (alreadyFinished(visit, manifest)) return { visit, chunks: null };
     if (isClosed(visit.status)) throw visitErrors.visitClosed(visit.status);
     const chunks = await loadChunks(trx, visit);
@@ -133,7 +127,7 @@ export async function finishChunkedUpload(
           audio_duration_ms: manifest.duration_ms ?? null,
           audio_sha256: assembled.sha256,
           audio_key: key,
-          audio_content_type: manifest.mime_type ?? (format ? (FORMAT_TYPES[format] ?? null) : null),
+          audio_content_type: mimeType ?? (format ? AUDIO_FORMAT_TYPES[format].type : null),
           audio_manifest: JSON.stringify({
             chunks: manifest.chunks,
             bytes: manifest.bytes ?? null,

@@ -4,7 +4,7 @@ import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { audioKey } from "#app/services/storage/keys.ts";
 import { BodyTooLargeError, type SpooledFile, spoolToScratch } from "#app/services/storage/spool.server.ts";
 import { checkVisitId, requireClinicalRole } from "./access.server.ts";
-import { sniffAudioFormat } from "./audio-format.ts";
+import { plainAudioType, sniffAudioFormat } from "./audio-format.ts";
 import { visitErrors } from "./errors.server.ts";
 import { enqueueIfWaiting, type UploadResult } from "./finish.server.ts";
 import { assertOrgCanStartRecording } from "./recording-allowance.server.ts";
@@ -12,12 +12,6 @@ import { isClosed, loadVisit, type VisitRow, visitAudio } from "./visit-rows.ser
 
 /** Issue 5: an existing recording of up to 500 MB. */
 export const MAX_AUDIO_FILE_BYTES = 500 * 1024 * 1024;
-
-/** `audio/webm;codecs=opus` → `audio/webm;codecs=opus`; anything not audio/* → null. */
-export function audioContentType(raw: string | null): string | null {
-  const value = raw?.trim().toLowerCase() ?? "";
-  return /^audio\/[a-z0-9.+-]+(\s*;.*)?$/.test(value) && value.length <= 200 ? value : null;
-}
 
 /** The same file again (the client missed the answer) is answered like the first upload. */
 function sameFile(visit: VisitRow, sha256: string): boolean {
@@ -44,7 +38,8 @@ export async function uploadAudioFile(
   checkOrgId(args.orgId);
   checkVisitId(args.visitId);
   const now = args.now ?? new Date();
-  const contentType = audioContentType(args.contentType);
+  // Exactly one plain audio type (415 otherwise): never served back (audio-playback.server.ts), kept for the record.
+  const contentType = plainAudioType(args.contentType);
   await asActor(args, args.orgId, async (trx) => {
     await requireClinicalRole(trx, args.orgId, args.actor.userId);
     const visit = await loadVisit(trx, args.orgId, args.visitId);

@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { VisitStatus, VisitsTable } from "#app/db/schema.ts";
+import { plainAudioType } from "./audio-format.ts";
 import { visitErrors } from "./errors.server.ts";
 
 export type VisitRow = Selectable<VisitsTable>;
@@ -53,7 +54,8 @@ export function visitAudio(row: VisitRow): VisitAudio {
     bytes: toNumber(row.audio_bytes) ?? 0,
     duration_ms: toNumber(row.audio_duration_ms),
     sha256: row.audio_sha256,
-    content_type: row.audio_content_type,
+    // A label stored before uploads refused lists and oddities is not repeated (audio-format.ts).
+    content_type: plainAudioType(row.audio_content_type),
     uploaded_at: row.uploaded_at?.toISOString() ?? null,
   };
 }
