@@ -101,7 +101,16 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     return <ErrorPage status={404} kind={kind} path={location.pathname} />;
   }
   if (isRouteErrorResponse(error) && error.status < 500) {
-    return <ErrorPage status={error.status} kind="client" path={location.pathname} />;
+    // A stable code (e.g. 400 bad_form from readForm) picks a translated errors.http.* message.
+    const code = (error.data as { code?: unknown } | null)?.code;
+    return (
+      <ErrorPage
+        status={error.status}
+        kind="client"
+        path={location.pathname}
+        code={typeof code === "string" ? code : undefined}
+      />
+    );
   }
   return <ErrorPage status={500} kind="server" path={location.pathname} />;
 }

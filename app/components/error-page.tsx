@@ -1,3 +1,4 @@
+import type { TFunction } from "i18next";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
@@ -11,7 +12,7 @@ export type ErrorKind = "unmatched" | "invalid" | "client" | "server";
  * "Page Not Found: {path}" when a page's validity check failed) and a general page otherwise.
  * Never shows a stack trace.
  */
-export function ErrorPage({ status, kind, path }: { status: number; kind: ErrorKind; path: string }) {
+export function ErrorPage({ status, kind, path, code }: { status: number; kind: ErrorKind; path: string; code?: string }) {
   const { t } = useTranslation("errors");
   const to = useLocalizedPath();
   useEffect(() => {
@@ -24,10 +25,10 @@ export function ErrorPage({ status, kind, path }: { status: number; kind: ErrorK
       : kind === "invalid"
         ? t("notFound.invalid", { path })
         : kind === "client"
-          ? t("client.message", { status })
+          ? clientMessage(t, status, code)
           : t("server.message");
   return (
-    <main className="container error-page" data-status={status}>
+    <main className="container error-page" data-status={status} data-code={kind === "client" ? code : undefined}>
       <PageMeta title={title} />
       <p className="error-status">{status}</p>
       <h1>{title}</h1>
@@ -37,4 +38,11 @@ export function ErrorPage({ status, kind, path }: { status: number; kind: ErrorK
       </p>
     </main>
   );
+}
+
+/** A request error's own text when its stable code has one (errors.http.*), else the generic one with the status. */
+function clientMessage(t: TFunction<"errors">, status: number, code: string | undefined): string {
+  const generic = t("client.message", { status });
+  if (!code || !/^[a-z_]{1,60}$/.test(code)) return generic;
+  return t(`http.${code}` as never, { defaultValue: generic });
 }

@@ -1,6 +1,7 @@
 import { data, Outlet, redirect } from "react-router";
 import { DEFAULT_LOCALE, isLocale, stripLocale } from "#app/i18n/config.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { safeRedirectTarget } from "#app/utils/safe-redirect.ts";
 import type { Route } from "./+types/locale";
 
 /**
@@ -12,7 +13,9 @@ const localeGuard: Route.MiddlewareFunction = ({ request, params }) => {
   if (lang === undefined) return;
   if (lang === DEFAULT_LOCALE) {
     const url = pageUrl(request);
-    throw redirect(stripLocale(url.pathname) + url.search, 301);
+    // "/en//evil.example" strips to "//evil.example", which a browser reads as another host.
+    const bare = stripLocale(url.pathname).replace(/^\/{2,}/, "/");
+    throw redirect(safeRedirectTarget(bare + url.search, "/", url.origin), 301);
   }
   if (!isLocale(lang)) throw data({ kind: "unmatched" }, { status: 404 });
 };

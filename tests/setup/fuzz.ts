@@ -71,6 +71,21 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
       "http://murmur.test/after",
       "https://evil.example/",
       "javascript:alert(1)",
+      // Open-redirect and header-splitting shapes (see redirectTarget below).
+      "/\t/evil.example",
+      "/%09/evil.example",
+      "/\r\n/evil.example",
+      "/x\r\nSet-Cookie: a=1",
+      "//evil.example",
+      "/\\evil.example",
+      "/.//evil.example",
+      "\uff0f\uff0fevil.example",
+      // Control characters a database or a mail header should never receive.
+      "\u0001",
+      "a\u001bb",
+      "\u007f",
+      "\u009b",
+      "line\nbreak",
       "00000000-0000-0000-0000-000000000000",
       "service_role",
       "authenticated",
@@ -213,3 +228,235 @@ export const queryString: fc.Arbitrary<string> = fc
     { maxKeys: 4 },
   )
   .map((params) => new URLSearchParams(params as Record<string, string>).toString());
+
+/**
+ * Redirect targets (`redirectTo`, `next`) a probe would try: every known way to make a browser
+ * leave the site from a `Location` header, plus mutations of them. Tests assert the answer stays
+ * on the site's origin (or is the fallback), never that a particular string comes back.
+ */
+export const REDIRECT_BYPASSES: readonly string[] = [
+  "/\t/evil.example",
+  "/%09/evil.example",
+  "/\n/evil.example",
+  "/\r/evil.example",
+  "/\r\n/evil.example",
+  "/x\r\nSet-Cookie: a=1",
+  "/%0d%0aSet-Cookie:%20a=1",
+  "/\u0000/evil.example",
+  "/%00/evil.example",
+  "\t//evil.example",
+  "//evil.example",
+  "///evil.example",
+  "////evil.example/x",
+  "/\\evil.example",
+  "\\/evil.example",
+  "\\\\evil.example",
+  "\\evil.example",
+  "/%2f/evil.example",
+  "/%2F%2Fevil.example",
+  "/%5c/evil.example",
+  "/%5C%5Cevil.example",
+  "%2f%2fevil.example",
+  "%2F%2F/evil.example",
+  "/%252f%252fevil.example",
+  "javascript:alert(1)",
+  "JaVaScRiPt:alert(1)",
+  " javascript:alert(1)",
+  "java\tscript:alert(1)",
+  "data:text/html,<script>alert(1)</script>",
+  "vbscript:msgbox(1)",
+  "http://evil.example",
+  "https://evil.example/",
+  "https:evil.example",
+  "http:evil.example",
+  "https:/evil.example",
+  "http:\\\\evil.example",
+  "ftp://evil.example",
+  "//murmur.test@evil.example",
+  "/@evil.example",
+  "http://murmur.test@evil.example/",
+  "http://evil.example#@murmur.test",
+  "/\uff0f/evil.example",
+  "\uff0f\uff0fevil.example",
+  "/\u2215/evil.example",
+  "\u2215\u2215evil.example",
+  "/\u2044/evil.example",
+  "\u29f8\u29f8evil.example",
+  "/\uff3cevil.example",
+  "\u3002evil.example",
+  " /dashboard",
+  " //evil.example",
+  "\u00a0//evil.example",
+  "\u3000//evil.example",
+  "/.//evil.example",
+  "/./\\evil.example",
+  "/..//evil.example",
+  "/a/../..//evil.example",
+  "/%2e/%2e//evil.example",
+  "/%2e%2e//evil.example",
+  "/%09%2f/evil.example",
+  "/\t\\evil.example",
+  "/%5c%09/evil.example",
+  "/\ud800//evil.example",
+  "/\udfff",
+  "/%E0%A4%A",
+  "/dashboard?next=//evil.example#//evil.example",
+  "",
+  "dashboard",
+  "/fr/login?x=1",
+];
+
+/** Redirect targets: the known bypasses, mutated (prefixes, suffixes, case) and mixed with hostile strings. */
+export const redirectTarget: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...REDIRECT_BYPASSES) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom("", "/", " ", "\t", "\\", "/\t", "%2f", "\u3000"),
+        fc.constantFrom(...REDIRECT_BYPASSES),
+        fc.constantFrom("", "/", "?a=1", "#x", "\r\n", "%00"),
+      )
+      .map(([a, b, c]) => `${a}${b}${c}`),
+  },
+  { weight: 2, arbitrary: hostileString.filter((s) => s.length < 3_000) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.constantFrom("/", "\\", "\t", "\n", "\r", ".", "%2f", "%5c", "%09", "evil.example", "@", ":", "\uff0f", " "), {
+        maxLength: 8,
+      })
+      .map((parts) => parts.join("")),
+  },
+);
+
+/** `Cookie` headers with broken encodings and shapes around the app's own cookies. */
+export const hostileCookieHeader: fc.Arbitrary<string> = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom(
+        "murmur-org",
+        "i18n_redirected",
+        "murmur-billing-notice",
+        "sb-murmur-auth-token",
+        "sb-murmur-auth-token.0",
+        "x",
+      ),
+      fc.oneof(
+        fc.constantFrom("%E0%A4%A", "%", "%%", "%ff%fe", "%00", '"', "base64-%%%", "base64-eyJ1c2VyIjoiYSJ9", "{", "=", ""),
+        hostileString.filter((s) => s.length < 200 && [...s].every(isCookieOctet)),
+      ),
+    ),
+    { maxLength: 4 },
+  )
+  .map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join("; "));
+
+/** What a Cookie header can carry at all (a Request refuses NUL, CR, LF and non-Latin-1), minus the separator. */
+function isCookieOctet(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return code >= 0x20 && code < 0x100 && c !== ";";
+}
+
+/** Bodies whose bytes are not UTF-8: stray continuation bytes, truncated sequences, overlongs, surrogates. */
+export const invalidUtf8Body: fc.Arbitrary<Uint8Array<ArrayBuffer>> = fc
+  .tuple(
+    fc.constantFrom('{"name":"', '{"name":"Clinic ', '{"a":"'),
+    fc.constantFrom(
+      [0xff],
+      [0xfe, 0xff],
+      [0x80],
+      [0xc3],
+      [0xe0, 0xa4],
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+    ),
+    fc.constantFrom('"}', ' Dental"}'),
+  )
+  .map(([head, bad, tail]) => new Uint8Array([...Buffer.from(head), ...bad, ...Buffer.from(tail)]));
+
+/**
+ * A POST body a form action cannot read (app/utils/read-form.server.ts), with the stable code it must
+ * answer instead of a 500. `contentType: null` sends no Content-Type header at all; send the body as
+ * bytes so the Request does not add `text/plain` itself.
+ */
+export interface BadFormBody {
+  contentType: string | null;
+  body: string | Uint8Array<ArrayBuffer>;
+  code: "bad_form" | "unsupported_media_type";
+}
+
+const MULTIPART = "multipart/form-data; boundary=murmur";
+const URLENCODED = "application/x-www-form-urlencoded";
+
+/** Known shapes: JSON and other types, no type, broken multipart, urlencoded text that is not UTF-8. */
+export const BAD_FORM_BODIES: readonly BadFormBody[] = [
+  { contentType: "application/json", body: '{"email":"a@b.test","password":"x"}', code: "unsupported_media_type" },
+  { contentType: "application/json; charset=utf-8", body: "{}", code: "unsupported_media_type" },
+  { contentType: "text/plain;charset=UTF-8", body: "email=a%40b.test&intent=password", code: "unsupported_media_type" },
+  { contentType: null, body: "intent=update&name=x", code: "unsupported_media_type" },
+  { contentType: "", body: "intent=update", code: "unsupported_media_type" },
+  { contentType: "application/xml", body: "<form><email>a@b</email></form>", code: "unsupported_media_type" },
+  { contentType: "multipart/mixed; boundary=murmur", body: "--murmur--\r\n", code: "unsupported_media_type" },
+  { contentType: "application/x-www-form-urlencodedx", body: "a=1", code: "unsupported_media_type" },
+  { contentType: `${URLENCODED}, text/plain`, body: "a=1", code: "unsupported_media_type" },
+  { contentType: MULTIPART, body: "garbage", code: "bad_form" },
+  {
+    contentType: "multipart/form-data",
+    body: '--murmur\r\nContent-Disposition: form-data; name="a"\r\n\r\nv\r\n--murmur--\r\n',
+    code: "bad_form",
+  },
+  { contentType: "multipart/form-data; boundary=", body: "--\r\n", code: "bad_form" },
+  { contentType: MULTIPART, body: "", code: "bad_form" },
+  { contentType: MULTIPART, body: '--murmur\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupdate', code: "bad_form" },
+  { contentType: MULTIPART, body: "--murmur\r\n\r\nno headers\r\n--murmur--\r\n", code: "bad_form" },
+  {
+    contentType: MULTIPART,
+    body: '--other\r\nContent-Disposition: form-data; name="a"\r\n\r\nv\r\n--other--\r\n',
+    code: "bad_form",
+  },
+  { contentType: URLENCODED, body: "name=%ff", code: "bad_form" },
+  { contentType: URLENCODED, body: "name=Clinic%E0%A4%A", code: "bad_form" },
+  { contentType: URLENCODED, body: "%ED%A0%80=x", code: "bad_form" },
+  { contentType: URLENCODED, body: "name=100%", code: "bad_form" },
+  { contentType: URLENCODED, body: "intent=update&name=%zz", code: "bad_form" },
+  { contentType: URLENCODED, body: new Uint8Array([...Buffer.from("name=Clinic "), 0xff, 0xfe]), code: "bad_form" },
+];
+
+/** The known shapes, mixed with generated ones: other types, multipart without its delimiter, urlencoded that is not UTF-8. */
+export const badFormBody: fc.Arbitrary<BadFormBody> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...BAD_FORM_BODIES) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(
+          null,
+          "application/json",
+          "text/plain",
+          "text/html",
+          "application/octet-stream",
+          "application/ld+json",
+          "audio/webm",
+          "*/*",
+          "form-data",
+        ),
+        fc.oneof(
+          fc.json({ maxDepth: 2 }),
+          hostileString.filter((s) => s.length < 2_000),
+        ),
+      )
+      .map(([contentType, body]) => ({ contentType, body, code: "unsupported_media_type" as const })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .string({ unit: "binary", maxLength: 200 })
+      .filter((s) => !s.includes("--"))
+      .map((body) => ({ contentType: MULTIPART, body, code: "bad_form" as const })),
+  },
+  {
+    weight: 1,
+    arbitrary: invalidUtf8Body.map((body) => ({ contentType: URLENCODED, body, code: "bad_form" as const })),
+  },
+);

@@ -72,8 +72,10 @@ describeEachDatabase("patients and visits API", (target) => {
     expect((await createPatient({ display_name: "C", date_of_birth: "1990-13-01" })).body.code).toBe("validation_failed");
     expect((await createPatient({ display_name: "C", sex: "x" })).body.code).toBe("validation_failed");
     expect((await createPatient({ display_name: "C", org_id: h.b.orgId })).body.code).toBe("validation_failed");
-    // PostgreSQL text cannot hold NUL: a 400, not a database error.
-    expect((await createPatient({ display_name: "Nul\u0000Name" })).body.code).toBe("validation_failed");
+    // PostgreSQL text cannot hold NUL, nor jsonb an unpaired surrogate: a 400, not a database error.
+    expect((await createPatient({ display_name: "Nul\u0000Name" })).body.code).toBe("invalid_text");
+    expect((await createPatient({ display_name: "Lone \ud800" })).body.code).toBe("invalid_text");
+    expect((await createPatient({ display_name: "Tab\there" })).body.code).toBe("invalid_text");
     const bad = await call(h, patientsRoute, { method: "POST", path: "/api/patients", json: "{" });
     expect(bad).toMatchObject({ status: 400, body: { code: "bad_json" } });
     const longQuery = await call(h, patientsRoute, { method: "GET", path: `/api/patients?q=${"a".repeat(201)}` });
@@ -217,7 +219,7 @@ describeEachDatabase("patients and visits API", (target) => {
     ]);
     expect((await post("")).body.code).toBe("validation_failed");
     expect((await post(42)).body.code).toBe("validation_failed");
-    expect((await post("nul\u0000")).body.code).toBe("validation_failed");
+    expect((await post("nul\u0000")).body.code).toBe("invalid_text");
     expect((await auditOf(id)).filter((e) => e.action === "visit.transcript_imported")).toHaveLength(2);
   });
 

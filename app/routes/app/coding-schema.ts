@@ -1,15 +1,24 @@
 import { z } from "zod";
 import { NOTE_LANGUAGES } from "#app/services/notes/model.ts";
 import { NOTE_LIMITS } from "#app/services/notes/note-schemas.ts";
+import { INVALID_TEXT, isStorableLine, isStorableText } from "#app/utils/storable-text.ts";
 
 // The note editor's form posts (app/routes/app/coding.tsx). Messages are stable error codes.
 
 const id = z.uuid({ error: "note_not_found" });
-const sectionText = z.string().max(NOTE_LIMITS.sectionText, { error: "invalid_input" });
+const sectionText = z
+  .string()
+  .max(NOTE_LIMITS.sectionText, { error: "invalid_input" })
+  .refine(isStorableText, { error: INVALID_TEXT });
 
 export const GenerateFormSchema = z.object({
   visit_id: z.uuid({ error: "visit_not_found" }),
-  template_id: z.string().trim().min(1, { error: "template_not_found" }).max(100, { error: "template_not_found" }),
+  template_id: z
+    .string()
+    .trim()
+    .min(1, { error: "template_not_found" })
+    .max(100, { error: "template_not_found" })
+    .refine(isStorableLine, { error: INVALID_TEXT }),
   language: z
     .enum(NOTE_LANGUAGES)
     .optional()
@@ -24,7 +33,12 @@ export const NoteFormSchema = z.object({
 });
 
 export const AmendFormSchema = z.object({
-  reason: z.string().trim().min(1, { error: "invalid_input" }).max(NOTE_LIMITS.reason, { error: "invalid_input" }),
+  reason: z
+    .string()
+    .trim()
+    .min(1, { error: "invalid_input" })
+    .max(NOTE_LIMITS.reason, { error: "invalid_input" })
+    .refine(isStorableText, { error: INVALID_TEXT }),
 });
 
 export const RateFormSchema = z.object({
@@ -37,6 +51,7 @@ export const RateFormSchema = z.object({
     .string()
     .trim()
     .max(NOTE_LIMITS.comment, { error: "invalid_input" })
+    .refine(isStorableText, { error: INVALID_TEXT })
     .optional()
     .transform((v) => v || null),
 });

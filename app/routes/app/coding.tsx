@@ -6,10 +6,12 @@ import { NoteEditor } from "#app/components/notes/note-editor.tsx";
 import { NoteList } from "#app/components/notes/note-list.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { type CodingIntent, loadCodingPage, runCodingIntent } from "#app/services/notes/editor-page.server.ts";
+import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { optionalIdParam } from "#app/services/session/page-validity.server.ts";
 import notesCss from "#app/styles/notes.css?url";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/coding";
 import { AmendFormSchema, GenerateFormSchema, NoteFormSchema, RateFormSchema, sectionsOfForm } from "./coding-schema.ts";
 
@@ -19,7 +21,9 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: note
 // the organisation's recent notes. The "Generate note" form of /transcribing posts here too.
 export async function loader({ context, request }: Route.LoaderArgs) {
   const noteId = optionalIdParam(pageUrl(request), "id");
-  return loadCodingPage(context, request, noteId);
+  const page = await loadCodingPage(context, request, noteId);
+  // Times print in the organisation's zone (a note of another organisation redirects there first).
+  return page.kind === "forbidden" ? page : { ...page, timeZone: requireOrg(context).org.timezone };
 }
 
 function intentOf(form: FormData): CodingIntent {
@@ -43,7 +47,7 @@ function intentOf(form: FormData): CodingIntent {
 
 export async function action({ context, request }: Route.ActionArgs) {
   try {
-    const noteId = await runCodingIntent(context, request, intentOf(await request.formData()));
+    const noteId = await runCodingIntent(context, request, intentOf(await readForm(request)));
     throw redirect(`${localizePath("/coding", localeFromPath(pageUrl(request).pathname))}?id=${noteId}`);
   } catch (error) {
     if (error instanceof z.ZodError) {
@@ -76,10 +80,12 @@ export default function Coding({ loaderData, actionData }: Route.ComponentProps)
       {loaderData.kind === "list" ? (
         <>
           {actionData?.error ? <ListError error={actionData.error} /> : null}
-          <NoteList notes={loaderData.notes} />
+          <NoteList notes={loaderData.notes} timeZone={loaderData.timeZone} />
         </>
       ) : null}
-      {loaderData.kind === "note" ? <NoteEditor key={loaderData.note.id} page={loaderData} error={actionData?.error} /> : null}
+      {loaderData.kind === "note" ? (
+        <NoteEditor key={loaderData.note.id} page={loaderData} timeZone={loaderData.timeZone} error={actionData?.error} />
+      ) : null}
     </AppPage>
   );
 }

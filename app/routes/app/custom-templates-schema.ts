@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { NOTE_LANGUAGES } from "#app/services/notes/model.ts";
+import { isStorableLine } from "#app/utils/storable-text.ts";
 
 // The /custom-templates forms. Each message is an error code the page translates
 // (templates:errors.<code>); the template's content is validated by the service.
@@ -34,7 +35,7 @@ export const TemplateFormSchema = z.discriminatedUnion(
       intent: z.literal("duplicate"),
       template_id: TemplateIdSchema,
       language: PageLanguageSchema.catch("en"),
-      name: z.string().max(120).optional(),
+      name: z.string().max(120).refine(isStorableLine, { error: "template_name_invalid" }).optional(),
       scope: ScopeSchema,
     }),
     z.object({ intent: z.literal("delete"), template_id: TemplateIdSchema }),

@@ -11,6 +11,7 @@ import { assertValidPage } from "#app/services/session/page-validity.server.ts";
 import templatesCss from "#app/styles/templates.css?url";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/custom-templates";
 import { IMPORT_MAX_BYTES, PageLanguageSchema, TemplateFormSchema } from "./custom-templates-schema.ts";
 
@@ -63,7 +64,7 @@ async function intentOf(form: FormData, input: Exclude<ParsedForm, { intent: "pr
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   try {
     const input = TemplateFormSchema.parse(Object.fromEntries([...form].filter(([, v]) => typeof v === "string")));

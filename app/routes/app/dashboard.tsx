@@ -14,8 +14,10 @@ import { assertValidPage } from "#app/services/session/page-validity.server.ts";
 import dashboardCss from "#app/styles/patients.css?url";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
+import { todayInZone } from "#app/utils/zoned-time.ts";
 import type { Route } from "./+types/dashboard";
-import { DashboardQuerySchema, NewPatientFormSchema } from "./dashboard-schema.ts";
+import { DashboardQuerySchema, newPatientFormSchema } from "./dashboard-schema.ts";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: dashboardCss }];
 
@@ -39,14 +41,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireOrg(context);
-  const form = await request.formData();
+  const { org } = requireOrg(context);
+  const form = await readForm(request);
   const values: Record<string, string> = {};
   for (const field of FORM_FIELDS) {
     const value = form.get(field);
     if (typeof value === "string") values[field] = value.slice(0, 10_000);
   }
-  const parsed = NewPatientFormSchema.safeParse(values);
+  const parsed = newPatientFormSchema(todayInZone(org.timezone)).safeParse(values);
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? "";
     return data({ error: /^[a-z_]{1,60}$/.test(message) ? message : "invalid_input", values }, { status: 400 });
@@ -102,7 +104,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
     <AppPage page="dashboard">
       <div className="dashboard">
         <StartVisitLink />
-        {loaderData.drafts ? <NoteList notes={loaderData.drafts} variant="drafts" /> : null}
+        {loaderData.drafts ? <NoteList notes={loaderData.drafts} timeZone={loaderData.timeZone} variant="drafts" /> : null}
         <PatientResults
           q={loaderData.q}
           patients={loaderData.patients}

@@ -8,6 +8,7 @@ import { orgCookieHeader } from "#app/services/org-context/cookie.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { createOrg } from "#app/services/orgs/orgs.server.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/org-new";
 import { NewOrgSchema } from "./org-new-schema.ts";
 
@@ -15,7 +16,7 @@ import { NewOrgSchema } from "./org-new-schema.ts";
 // then works in it (the cookie moves with the redirect).
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = requireOrg(context);
-  const parsed = NewOrgSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = NewOrgSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) {
     return data({ error: parsed.error.issues[0]?.message ?? "name_required" }, { status: 400 });
   }

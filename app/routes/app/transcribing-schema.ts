@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INVALID_TEXT, isStorableLine } from "#app/utils/storable-text.ts";
 
 /** The start-a-visit form: consent must be ticked; an existing patient or a new name. */
 export const StartVisitSchema = z
@@ -7,8 +8,8 @@ export const StartVisitSchema = z
       .uuid()
       .optional()
       .or(z.literal("").transform(() => undefined)),
-    new_patient_name: z.string().trim().max(200).optional(),
-    title: z.string().trim().max(200).default(""),
+    new_patient_name: z.string().trim().max(200).refine(isStorableLine, { error: INVALID_TEXT }).optional(),
+    title: z.string().trim().max(200).refine(isStorableLine, { error: INVALID_TEXT }).default(""),
     language: z.enum(["en", "fr", "es"]),
     consent: z.literal("on", { error: "consent_required" }),
   })

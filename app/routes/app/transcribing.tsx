@@ -7,10 +7,13 @@ import { VisitNotes } from "#app/components/notes/visit-notes.tsx";
 import { StartVisit } from "#app/components/visits/start-visit.tsx";
 import { VisitView } from "#app/components/visits/visit-view.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
+import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { optionalIdParam } from "#app/services/session/page-validity.server.ts";
 import { loadTranscribingPage, rerunVisit, saveTranscriptEdit, startVisit } from "#app/services/transcribing/page.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
+import { INVALID_TEXT, isStorableText } from "#app/utils/storable-text.ts";
 import type { Route } from "./+types/transcribing";
 import { StartVisitSchema } from "./transcribing-schema.ts";
 
@@ -18,15 +21,17 @@ import { StartVisitSchema } from "./transcribing-schema.ts";
 const EditTranscriptSchema = z.object({
   visit_id: z.uuid({ error: "visit_not_found" }),
   base_version: z.coerce.number().int().min(1).max(100_000),
-  segments: z.array(z.string().max(100_000)).max(100_000),
-  text: z.string().max(2_000_000).optional(),
+  segments: z.array(z.string().max(100_000).refine(isStorableText, { error: INVALID_TEXT })).max(100_000),
+  text: z.string().max(2_000_000).refine(isStorableText, { error: INVALID_TEXT }).optional(),
 });
 
 const RerunSchema = z.object({ visit_id: z.uuid({ error: "visit_not_found" }) });
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const visitId = optionalIdParam(pageUrl(request), "visit_id");
-  return loadTranscribingPage(context, request, visitId);
+  const page = await loadTranscribingPage(context, request, visitId);
+  // Times print in the organisation's zone.
+  return page.kind === "forbidden" ? page : { ...page, timeZone: requireOrg(context).org.timezone };
 }
 
 function visitPath(request: Request, visitId: string): string {
@@ -68,7 +73,7 @@ async function runIntent(context: Route.ActionArgs["context"], request: Request,
 
 export async function action({ context, request }: Route.ActionArgs) {
   try {
-    throw redirect(await runIntent(context, request, await request.formData()));
+    throw redirect(await runIntent(context, request, await readForm(request)));
   } catch (error) {
     if (error instanceof z.ZodError) {
       // Schemas name their own codes (consent_required…); zod's sentences are not translation keys.
@@ -103,7 +108,7 @@ export default function Transcribing({ loaderData, actionData }: Route.Component
         />
       ) : null}
       {/* Issue 6: owners and clinicians (canRerun's roles, the notes' roles) draft a note from the transcript. */}
-      {loaderData.kind === "visit" ? <VisitNotes notes={loaderData.notes} /> : null}
+      {loaderData.kind === "visit" ? <VisitNotes notes={loaderData.notes} timeZone={loaderData.timeZone} /> : null}
       {loaderData.kind === "visit" && loaderData.visit.transcription && loaderData.transcript.canRerun ? (
         <GenerateNoteForm visitId={loaderData.visit.id} orgId={loaderData.orgId} language={loaderData.visit.language} />
       ) : null}

@@ -13,6 +13,8 @@ import { getUser, requireUser } from "#app/services/session/guards.server.ts";
 import { supabaseContext } from "#app/services/session/user-context.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
+import { formatInZone } from "#app/utils/zoned-time.ts";
 import type { Route } from "./+types/accept-invite";
 import { AcceptInviteActionSchema, InvitationTokenSchema } from "./accept-invite-schemas.ts";
 
@@ -80,6 +82,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         email: preview.email,
         role: preview.role,
         expiresAt: preview.expiresAt,
+        timeZone: preview.orgTimezone,
       },
       links: {
         login: `${localizePath("/login", locale)}?${loginQuery}`,
@@ -94,7 +97,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const url = pageUrl(request);
   const locale = localeFromPath(url.pathname);
-  const parsed = AcceptInviteActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = AcceptInviteActionSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return data({ failure: "invitation_invalid" as InviteErrorCode }, { status: 404 });
   const back = `${localizePath("/accept-invite", locale)}?${new URLSearchParams({ token: parsed.data.token })}`;
   if (parsed.data.intent === "signOut") {
@@ -156,6 +159,8 @@ interface InvitationView {
     email: string;
     role: OrgRole;
     expiresAt: string;
+    /** The inviting organisation's time zone. */
+    timeZone: string;
   };
   links: { login: string; signup: string };
 }
@@ -166,8 +171,9 @@ function InvitationDetails({ data: view }: { data: InvitationView }) {
   const busy = useNavigation().state === "submitting";
   const { invitation } = view;
   const inviter = invitation.inviterName ?? invitation.inviterEmail ?? "—";
-  // UTC on both sides so the server's and the browser's rendering agree.
-  const expires = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(invitation.expiresAt));
+  // On the inviting organisation's clock, as its Settings → Invitations shows it; an explicit zone
+  // also makes the server's and the browser's rendering agree.
+  const expires = formatInZone(invitation.expiresAt, locale, invitation.timeZone, { dateStyle: "long" });
   return (
     <>
       <p>{t("accept.summary", { inviter, org: invitation.orgName })}</p>

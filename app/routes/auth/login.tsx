@@ -6,10 +6,12 @@ import { AuthLinks } from "#app/components/auth-links.tsx";
 import { FormFailure } from "#app/components/form-failure.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { getAuthStore } from "#app/services/auth-client/use-auth-store.ts";
-import { getUser, requireAnonymous, safeRedirectTarget } from "#app/services/session/guards.server.ts";
+import { getUser, requireAnonymous } from "#app/services/session/guards.server.ts";
 import { sendMagicLink, signInWithPassword, toFailure, verifySecondFactor } from "#app/services/session/sign-in.server.ts";
 import { supabaseContext } from "#app/services/session/user-context.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
+import { safeRedirectTarget, sameOriginPath } from "#app/utils/safe-redirect.ts";
 import type { Route } from "./+types/login";
 import { LoginSchema } from "./login-schemas.ts";
 
@@ -21,21 +23,22 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const linkError = url.searchParams.get("error");
   return {
     step: mfaStep ? ("mfa" as const) : ("password" as const),
-    redirectTo: url.searchParams.get("redirectTo") ?? "",
+    // Only a target the action would follow goes back into the form.
+    redirectTo: sameOriginPath(url.searchParams.get("redirectTo"), url.origin) ?? "",
     linkFailure: linkError ? toFailure({ code: linkError }) : null,
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const url = pageUrl(request);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   const parsed = LoginSchema.safeParse(form);
   const email = typeof form.email === "string" ? form.email.slice(0, 320) : "";
   if (!parsed.success) return data({ failure: { code: "invalid_input" }, email, sent: false }, { status: 400 });
   const supabase = context.get(supabaseContext)?.supabase;
   if (!supabase) throw new Error("session middleware missing");
   const locale = localeFromPath(url.pathname);
-  const target = safeRedirectTarget(parsed.data.redirectTo ?? null, localizePath("/dashboard", locale));
+  const target = safeRedirectTarget(parsed.data.redirectTo, localizePath("/dashboard", locale), url.origin);
 
   if (parsed.data.intent === "password") {
     const result = await signInWithPassword(supabase, parsed.data.email, parsed.data.password);

@@ -7,12 +7,13 @@ import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { requestPasswordReset } from "#app/services/session/account.server.ts";
 import { supabaseContext } from "#app/services/session/user-context.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/reset-password";
 import { ResetPasswordSchema } from "./account-schemas.ts";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const url = pageUrl(request);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   const email = String(form.email ?? "").slice(0, 320);
   const parsed = ResetPasswordSchema.safeParse(form);
   if (!parsed.success) return data({ failure: { code: "invalid_input" }, email, sent: false }, { status: 400 });

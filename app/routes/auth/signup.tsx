@@ -6,9 +6,11 @@ import { FormFailure } from "#app/components/form-failure.tsx";
 import { NewPasswordField } from "#app/components/password-rules.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { signUp } from "#app/services/session/account.server.ts";
-import { requireAnonymous, safeRedirectTarget } from "#app/services/session/guards.server.ts";
+import { requireAnonymous } from "#app/services/session/guards.server.ts";
 import { supabaseContext } from "#app/services/session/user-context.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
+import { safeRedirectTarget, sameOriginPath } from "#app/utils/safe-redirect.ts";
 import type { Route } from "./+types/signup";
 import { SignUpSchema } from "./account-schemas.ts";
 
@@ -20,13 +22,13 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return {
     showCompletion,
     email: url.searchParams.get("email")?.slice(0, 320) ?? "",
-    redirectTo: url.searchParams.get("redirectTo")?.slice(0, 2048) ?? "",
+    redirectTo: sameOriginPath(url.searchParams.get("redirectTo"), url.origin) ?? "",
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const url = pageUrl(request);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   const values = { fullName: String(form.fullName ?? "").slice(0, 200), email: String(form.email ?? "").slice(0, 320) };
   const parsed = SignUpSchema.safeParse(form);
   if (!parsed.success) return data({ failure: { code: "invalid_input" }, values }, { status: 400 });
@@ -35,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const locale = localeFromPath(url.pathname);
   const { redirectTo, ...account } = parsed.data;
   // Where the confirmation link (or an auto-confirmed sign-up) lands: e.g. back on /accept-invite?token=….
-  const target = safeRedirectTarget(redirectTo || null, localizePath("/dashboard", locale));
+  const target = safeRedirectTarget(redirectTo, localizePath("/dashboard", locale), url.origin);
   const result = await signUp(supabase, {
     ...account,
     locale,

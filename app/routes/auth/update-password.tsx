@@ -9,6 +9,7 @@ import { changePassword, completeEmailLink } from "#app/services/session/account
 import { getUser } from "#app/services/session/guards.server.ts";
 import { supabaseContext } from "#app/services/session/user-context.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/update-password";
 import { UpdatePasswordSchema } from "./account-schemas.ts";
 
@@ -29,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const url = pageUrl(request);
-  const parsed = UpdatePasswordSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = UpdatePasswordSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) {
     const mismatch = parsed.error.issues.some((i) => i.message === "mismatch");
     return data({ failure: { code: mismatch ? "password_mismatch" : "invalid_input" } }, { status: 400 });

@@ -19,6 +19,7 @@ import { realAudioSamples, TESTDATA_PACKAGE } from "#app/services/diagnostics/re
 import { blobStore } from "#app/services/storage/storage.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/test-real-audio";
 
 const RunQuerySchema = z.object({ visit_id: z.uuid().optional() });
@@ -51,7 +52,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const access = await diagnosticAccess(context, request);
   if (access.state !== "ready") return accessFailure(access);
-  if (!RunSchema.safeParse(Object.fromEntries(await request.formData())).success) {
+  if (!RunSchema.safeParse(Object.fromEntries(await readForm(request))).success) {
     return diagnosticFailure("invalid_input", 400);
   }
   let visitId: string;

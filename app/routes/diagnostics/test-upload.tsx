@@ -12,6 +12,7 @@ import {
   publicAccess,
   serviceFailure,
 } from "#app/services/diagnostics/page-context.server.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/test-upload";
 
 const CreateSchema = z.object({ intent: z.literal("create"), language: z.enum(["en", "fr", "es"]) });
@@ -25,7 +26,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const access = await diagnosticAccess(context, request);
   if (access.state !== "ready") return accessFailure(access);
-  const parsed = CreateSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = CreateSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return diagnosticFailure("invalid_input", 400);
   const { language } = parsed.data;
   try {

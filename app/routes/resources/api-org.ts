@@ -5,6 +5,7 @@ import { billingProvider } from "#app/services/billing/billing.server.ts";
 import { getOrg, updateOrg } from "#app/services/orgs/orgs.server.ts";
 import { AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_MIN_DAYS } from "#app/services/visits/retention.ts";
 import { AppError } from "#app/utils/app-error.ts";
+import { INVALID_TEXT, isStorableLine } from "#app/utils/storable-text.ts";
 import type { Route } from "./+types/api-org";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 import { currentOrgId, handleApi, json, readJson, serviceArgs } from "./org-api.server.ts";
@@ -20,7 +21,7 @@ function isTimeZone(value: string): boolean {
 
 export const UpdateOrgSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: z.string().trim().min(1).max(200).refine(isStorableLine, { error: INVALID_TEXT }).optional(),
     timezone: z.string().max(64).refine(isTimeZone, "unknown time zone").optional(),
     region: z
       .string()

@@ -1,22 +1,23 @@
 import { z } from "zod";
 import { PATIENT_SEXES } from "#app/db/schema.ts";
 import { createPatient, searchPatients } from "#app/services/patients/patients.server.ts";
+import { INVALID_TEXT, isStorableLine, isStorableText } from "#app/utils/storable-text.ts";
 import type { Route } from "./+types/api-patients";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 import { json, requireApiOrg } from "./org-api.server.ts";
-import { handleVisitApi, hasNoNul, maxJsonBytes, NO_NUL, readJsonLimited, readQuery } from "./visit-api.server.ts";
+import { handleVisitApi, maxJsonBytes, readJsonLimited, readQuery } from "./visit-api.server.ts";
 
 const PatientSearchSchema = z.object({
-  q: z.string().max(200).refine(hasNoNul, NO_NUL).optional(),
+  q: z.string().max(200).refine(isStorableText, { error: INVALID_TEXT }).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
 
 const CreatePatientSchema = z.strictObject({
-  display_name: z.string().trim().min(1).max(200).refine(hasNoNul, NO_NUL),
+  display_name: z.string().trim().min(1).max(200).refine(isStorableLine, { error: INVALID_TEXT }),
   date_of_birth: z.iso.date().nullable().optional(),
   sex: z.enum(PATIENT_SEXES).nullable().optional(),
-  external_id: z.string().trim().min(1).max(100).refine(hasNoNul, NO_NUL).nullable().optional(),
-  notes: z.string().max(10_000).refine(hasNoNul, NO_NUL).optional(),
+  external_id: z.string().trim().min(1).max(100).refine(isStorableLine, { error: INVALID_TEXT }).nullable().optional(),
+  notes: z.string().max(10_000).refine(isStorableText, { error: INVALID_TEXT }).optional(),
 });
 
 // GET /api/patients?q= → the current organisation's patients matching q (owners, clinicians, staff).

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { importTranscript } from "#app/services/visits/transcripts.server.ts";
+import { INVALID_TEXT, isStorableText } from "#app/utils/storable-text.ts";
 import type { Route } from "./+types/api-visit-transcript";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 import { json, requireApiOrg } from "./org-api.server.ts";
-import { handleVisitApi, hasNoNul, maxJsonBytes, NO_NUL, readJsonLimited } from "./visit-api.server.ts";
+import { handleVisitApi, maxJsonBytes, readJsonLimited } from "./visit-api.server.ts";
 
 const ImportTranscriptSchema = z.strictObject({
-  text: z.string().trim().min(1).max(2_000_000).refine(hasNoNul, NO_NUL),
+  text: z.string().trim().min(1).max(2_000_000).refine(isStorableText, { error: INVALID_TEXT }),
 });
 
 export const loader = () => methodNotAllowed("POST");

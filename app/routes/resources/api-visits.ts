@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { VISIT_LANGUAGES, VISIT_STATUSES } from "#app/db/schema.ts";
 import { createVisit, listVisits } from "#app/services/visits/visits.server.ts";
+import { INVALID_TEXT, isStorableLine } from "#app/utils/storable-text.ts";
 import type { Route } from "./+types/api-visits";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 import { json, requireApiOrg } from "./org-api.server.ts";
-import { handleVisitApi, hasNoNul, maxJsonBytes, NO_NUL, readJsonLimited, readQuery } from "./visit-api.server.ts";
+import { handleVisitApi, maxJsonBytes, readJsonLimited, readQuery } from "./visit-api.server.ts";
 
 const VisitListSchema = z.object({
   patient_id: z.string().max(100).optional(),
@@ -14,7 +15,7 @@ const VisitListSchema = z.object({
 
 const CreateVisitSchema = z.strictObject({
   patient_id: z.string().max(100),
-  title: z.string().max(200).refine(hasNoNul, NO_NUL).default(""),
+  title: z.string().max(200).refine(isStorableLine, { error: INVALID_TEXT }).default(""),
   language: z.enum(VISIT_LANGUAGES),
   // Checked by the service: anything but true is 400 consent_required.
   consent: z.boolean().optional(),

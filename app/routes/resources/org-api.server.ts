@@ -9,6 +9,7 @@ import { switchableOrg } from "#app/services/org-context/switch.server.ts";
 import type { OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { requireApiUser } from "#app/services/session/api-user.server.ts";
 import { AppError, appErrorResponse, isAppError } from "#app/utils/app-error.ts";
+import { INVALID_TEXT } from "#app/utils/storable-text.ts";
 
 // Shared edge of the organisation API's resource routes (docs/api.md "Organisations"):
 // authenticate → validate → one service call → JSON. Tenant and user come from the token or
@@ -56,21 +57,39 @@ export function currentOrgId(request: Request, urlOrgId?: string): string | null
   return request.headers.get("x-org-id")?.trim() || null;
 }
 
-/** The JSON body validated by `schema`: malformed JSON is 400 bad_json, a wrong shape 400 validation_failed. */
+/**
+ * The JSON body validated by `schema`: invalid UTF-8 or malformed JSON is 400 bad_json, text with
+ * NUL, control characters or unpaired surrogates 400 invalid_text, another wrong shape 400 validation_failed.
+ */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
-  const text = await request.text();
-  let raw: unknown;
+  const raw = parseJsonBody(new Uint8Array(await request.arrayBuffer()));
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw invalidInput(parsed.error, "body");
+  return parsed.data;
+}
+
+/**
+ * A request body's bytes as JSON (undefined when empty). Decoded strictly: invalid UTF-8 is
+ * 400 bad_json like malformed JSON, never silently stored as U+FFFD (request.text() would).
+ */
+export function parseJsonBody(bytes: Uint8Array): unknown {
   try {
-    raw = text.trim() ? JSON.parse(text) : undefined;
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return text.trim() ? JSON.parse(text) : undefined;
   } catch {
     throw badJson();
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw validationFailed(issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "Invalid request body");
+}
+
+/** A refused body or query as the API's 400: `invalid_text` (utils/storable-text.ts) or `validation_failed`, naming the field. */
+export function invalidInput(error: z.ZodError, where: "body" | "query"): AppError {
+  const issue = error.issues[0];
+  if (!issue) return validationFailed(`Invalid request ${where}`);
+  const field = issue.path.join(".") || where;
+  if (issue.message === INVALID_TEXT) {
+    return new AppError(400, INVALID_TEXT, `${field}: must be valid Unicode text without NUL or other control characters`);
   }
-  return parsed.data;
+  return validationFailed(`${field}: ${issue.message}`);
 }
 
 /** The language of generated names (the personal organisation's): the API has no URL prefix, so Accept-Language. */

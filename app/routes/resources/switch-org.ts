@@ -3,7 +3,8 @@ import { z } from "zod";
 import { runtimeContext } from "#app/runtime/context.ts";
 import { clearOrgCookieHeader, orgCookieHeader } from "#app/services/org-context/cookie.ts";
 import { switchableOrg } from "#app/services/org-context/switch.server.ts";
-import { safeRedirectTarget } from "#app/services/session/guards.server.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
+import { safeRedirectTarget } from "#app/utils/safe-redirect.ts";
 import type { Route } from "./+types/switch-org";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 import { handleApi, serviceArgs, validationFailed } from "./org-api.server.ts";
@@ -24,11 +25,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   return handleApi(async () => {
     const args = await serviceArgs(request, context);
-    const parsed = SwitchSchema.safeParse(Object.fromEntries(await request.formData()));
+    const parsed = SwitchSchema.safeParse(Object.fromEntries(await readForm(request)));
     if (!parsed.success) throw validationFailed("intent: expected switch with org_id, or retry");
     const input = parsed.data;
-    const back = withoutOrgParam(safeRedirectTarget(input.redirectTo ?? null, "/dashboard"));
-    const secure = new URL(request.url).protocol === "https:";
+    const requestUrl = new URL(request.url);
+    const back = withoutOrgParam(safeRedirectTarget(input.redirectTo, "/dashboard", requestUrl.origin));
+    const secure = requestUrl.protocol === "https:";
     if (input.intent === "retry") throw redirect(back, { status: 303, headers: { "Set-Cookie": clearOrgCookieHeader() } });
     const org = await switchableOrg(args, input.org_id, context.get(runtimeContext).logger);
     throw redirect(back, { status: 303, headers: { "Set-Cookie": orgCookieHeader(org.id, secure) } });

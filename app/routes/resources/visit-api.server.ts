@@ -5,7 +5,7 @@ import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { blobStore } from "#app/services/storage/storage.server.ts";
 import { DetailedAppError, visitErrors } from "#app/services/visits/errors.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
-import { badJson, validationFailed } from "./org-api.server.ts";
+import { invalidInput, parseJsonBody } from "./org-api.server.ts";
 
 // The edge of the patients and visits API (docs/api.md "Patients and visits"), beside
 // org-api.server.ts: error answers that carry details (the missing chunk numbers), JSON bodies
@@ -38,7 +38,8 @@ export function contentLength(request: Request): number | null {
 /**
  * The JSON body validated by `schema`, read with a byte limit enforced while streaming (a
  * chunked body has no Content-Length for the request guard to check): over it 413
- * payload_too_large, malformed JSON 400 bad_json, a wrong shape 400 validation_failed.
+ * payload_too_large, invalid UTF-8 or malformed JSON 400 bad_json, a wrong shape 400 invalid_text or
+ * validation_failed (see invalidInput).
  */
 export async function readJsonLimited<S extends z.ZodType>(request: Request, schema: S, maxBytes: number): Promise<z.infer<S>> {
   const length = contentLength(request);
@@ -59,18 +60,8 @@ export async function readJsonLimited<S extends z.ZodType>(request: Request, sch
       reader.releaseLock();
     }
   }
-  let raw: unknown;
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(parts));
-    raw = text.trim() ? JSON.parse(text) : undefined;
-  } catch {
-    throw badJson();
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw validationFailed(issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "Invalid request body");
-  }
+  const parsed = schema.safeParse(parseJsonBody(Buffer.concat(parts)));
+  if (!parsed.success) throw invalidInput(parsed.error, "body");
   return parsed.data;
 }
 
@@ -78,10 +69,7 @@ export async function readJsonLimited<S extends z.ZodType>(request: Request, sch
 export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const parsed = schema.safeParse(params);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw validationFailed(issue ? `${issue.path.join(".") || "query"}: ${issue.message}` : "Invalid query");
-  }
+  if (!parsed.success) throw invalidInput(parsed.error, "query");
   return parsed.data;
 }
 

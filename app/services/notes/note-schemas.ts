@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INVALID_TEXT, isStorableLine, isStorableText } from "#app/utils/storable-text.ts";
 import { NOTE_LANGUAGES } from "./model.ts";
 
 // The notes API's bodies (docs/api.md "Notes"), shared by the resource routes and the editor's
@@ -6,17 +7,16 @@ import { NOTE_LANGUAGES } from "./model.ts";
 
 export const NOTE_LIMITS = { sectionText: 20_000, sections: 40, reason: 2000, comment: 2000 } as const;
 
-const noNul = (v: string) => !v.includes("\u0000");
 const SECTION_KEY = /^[a-z0-9_]{1,40}$/;
 
 export const CreateNoteSchema = z.strictObject({
-  template_id: z.string().trim().min(1).max(100).refine(noNul),
+  template_id: z.string().trim().min(1).max(100).refine(isStorableLine, { error: INVALID_TEXT }),
   language: z.enum(NOTE_LANGUAGES).optional(),
 });
 
 export const SectionTextSchema = z.strictObject({
   key: z.string().regex(SECTION_KEY),
-  text: z.string().max(NOTE_LIMITS.sectionText).refine(noNul, "must not contain NUL characters"),
+  text: z.string().max(NOTE_LIMITS.sectionText).refine(isStorableText, { error: INVALID_TEXT }),
 });
 
 export const SaveNoteSchema = z.strictObject({
@@ -25,7 +25,7 @@ export const SaveNoteSchema = z.strictObject({
 
 export const AmendNoteSchema = z.strictObject({
   sections: z.array(SectionTextSchema).min(1).max(NOTE_LIMITS.sections),
-  reason: z.string().trim().min(1).max(NOTE_LIMITS.reason).refine(noNul),
+  reason: z.string().trim().min(1).max(NOTE_LIMITS.reason).refine(isStorableText, { error: INVALID_TEXT }),
 });
 
 export const RateNoteSchema = z.strictObject({
@@ -34,7 +34,7 @@ export const RateNoteSchema = z.strictObject({
     .string()
     .trim()
     .max(NOTE_LIMITS.comment)
-    .refine(noNul)
+    .refine(isStorableText, { error: INVALID_TEXT })
     .nullish()
     .transform((v) => v || null),
 });

@@ -12,11 +12,22 @@ export function readOrgCookie(cookieHeader: string | null): string | null {
   for (const part of cookieHeader.split(";")) {
     const [name, ...rest] = part.trim().split("=");
     if (name === ORG_COOKIE) {
-      const value = decodeURIComponent(rest.join("=").trim());
-      return UUID.test(value) ? value.toLowerCase() : null;
+      // The cookie is the client's to write: bad percent-encoding ("%E0%A4%A") is no organisation,
+      // not a 500 on every page. A UUID needs no decoding, so test the raw value first.
+      const raw = rest.join("=").trim();
+      const value = UUID.test(raw) ? raw : safeDecode(raw);
+      return value !== null && UUID.test(value) ? value.toLowerCase() : null;
     }
   }
   return null;
+}
+
+function safeDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
 }
 
 export function orgCookieHeader(orgId: string, secure: boolean): string {

@@ -1,6 +1,7 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { safeRedirectTarget } from "#app/utils/safe-redirect.ts";
 import { type SessionUser, userContext } from "./user-context.ts";
 
 export function getUser(context: Readonly<RouterContextProvider>): SessionUser | null {
@@ -27,12 +28,6 @@ export function requireAnonymous(context: Readonly<RouterContextProvider>, reque
   if (!user || user.mfaRequired) return;
   const url = pageUrl(request);
   throw redirect(
-    safeRedirectTarget(url.searchParams.get("redirectTo"), localizePath("/dashboard", localeFromPath(url.pathname))),
+    safeRedirectTarget(url.searchParams.get("redirectTo"), localizePath("/dashboard", localeFromPath(url.pathname)), url.origin),
   );
-}
-
-/** A redirect target from the query string, only if it is a path on this site. */
-export function safeRedirectTarget(value: string | null, fallback: string): string {
-  if (value && /^\/(?![/\\])/.test(value) && value.length <= 2048) return value;
-  return fallback;
 }

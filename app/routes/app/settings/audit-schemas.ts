@@ -8,21 +8,28 @@ const optional = <T extends z.ZodType>(schema: T) =>
 // Years outside this window are typos, and keep the day arithmetic inside what Date.UTC handles.
 const Day = z.iso.date().refine((day) => day >= "1970-01-01" && day <= "2999-12-31");
 
-/** The GET filters of Settings → Audit log (issue 4: actor, action, date), plus the page cursor. */
+/**
+ * The GET filters of Settings → Audit log (issue 4: actor, action, date), plus the page cursor.
+ * Days are calendar days in the organisation's time zone; `day` is one day (`from` = `to` = `day`),
+ * so it cannot be combined with them.
+ */
 export const AuditFilterSchema = z
   .object({
     actor: optional(z.guid()),
     action: optional(z.enum(ORG_AUDIT_ACTIONS)),
+    day: optional(Day),
     from: optional(Day),
     to: optional(Day),
     // A bigint id: at most 18 digits stays below its maximum.
     before: optional(z.string().regex(/^[1-9][0-9]{0,17}$/)),
   })
-  .refine((f) => !f.from || !f.to || f.from <= f.to, { path: ["to"] });
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { path: ["to"] })
+  .refine((f) => !f.day || (!f.from && !f.to), { path: ["day"] })
+  .transform(({ day, ...f }) => (day ? { ...f, from: day, to: day } : f));
 
 export type AuditFilterInput = z.infer<typeof AuditFilterSchema>;
 
-const KEYS = ["actor", "action", "from", "to", "before"] as const;
+const KEYS = ["actor", "action", "day", "from", "to", "before"] as const;
 
 /**
  * The filters in a URL; null when any is malformed or given twice. Other parameters (the

@@ -11,6 +11,7 @@ import { listAuditLog } from "#app/services/orgs/audit-log.server.ts";
 import { MANAGER_ROLES } from "#app/services/orgs/context.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { formatInZone } from "#app/utils/zoned-time.ts";
 import type { Route } from "./+types/audit";
 import { parseAuditFilters } from "./audit-schemas.ts";
 import { settingsServiceArgs } from "./org-settings.server.ts";
@@ -39,16 +40,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     if (isAppError(error)) refuse(error.status, error.code);
     throw error;
   }
-  const time = new Intl.DateTimeFormat(localeFromPath(url.pathname), {
-    dateStyle: "medium",
-    timeStyle: "medium",
-    timeZone: page.timezone,
-  });
+  const locale = localeFromPath(url.pathname);
   const emails = new Map(page.members.map((m) => [m.user_id, m.email]));
   return {
     rows: page.entries.map((entry) => ({
       id: entry.id,
-      at: time.format(new Date(entry.at)),
+      // Read on the organisation's clock, the same one the day filters cut days with.
+      at: formatInZone(entry.at, locale, page.timezone, { dateStyle: "medium", timeStyle: "medium" }),
       atIso: entry.at,
       actor: entry.actor_email,
       // No actor at all is the system (billing webhooks write through the owner connection).

@@ -12,6 +12,7 @@ import { trialStatus } from "#app/services/billing/trial.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/billing";
 import { ChoosePlanSchema } from "./billing-schemas.ts";
 
@@ -55,7 +56,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const parsed = ChoosePlanSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = ChoosePlanSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return data({ error: "invalid_input" }, { status: 400 });
   const runtime = context.get(runtimeContext);
   const url = pageUrl(request);

@@ -11,6 +11,7 @@ import { type InvitationListItem, listInvitations, revokeInvitation } from "#app
 import { assertValidPage } from "#app/services/session/page-validity.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/invitations";
 import { InvitationsActionSchema } from "./invitations-schemas.ts";
 
@@ -58,7 +59,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { role: _role, ...args } = requireManager(context, request);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   const parsed = InvitationsActionSchema.safeParse(form);
   const email = typeof form.email === "string" ? form.email.slice(0, 320) : "";
   if (!parsed.success) return data({ intent: "invalid", failure: "invalid_input" as FailureCode, email }, { status: 400 });

@@ -6,6 +6,7 @@ import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { canGrantRole, MANAGER_ROLES } from "#app/services/orgs/context.server.ts";
 import { listMembers, removeMember, updateMemberRole } from "#app/services/orgs/members.server.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/members";
 import { MemberActionSchema } from "./members-schemas.ts";
 import { invalidForm, serviceFailure, settingsServiceArgs } from "./org-settings.server.ts";
@@ -40,7 +41,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   const parsed = MemberActionSchema.safeParse(form);
   if (!parsed.success) return invalidForm("invalid", parsed.error);
   const input = parsed.data;

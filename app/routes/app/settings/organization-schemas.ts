@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ORG_PMS } from "#app/db/schema.ts";
 import { AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_MIN_DAYS } from "#app/services/visits/retention.ts";
+import { INVALID_TEXT, isStorableLine } from "#app/utils/storable-text.ts";
 
 /**
  * Regions the Organisation page offers (issue 4 is silent on the list): the markets Murmur sells in,
@@ -26,7 +27,7 @@ export function organizationActionSchema(current: { timezone: string; region: st
   return z.discriminatedUnion("intent", [
     z.object({
       intent: z.literal("update"),
-      name: z.string().trim().min(1, "name_required").max(200, "name_too_long"),
+      name: z.string().trim().min(1, "name_required").max(200, "name_too_long").refine(isStorableLine, { error: INVALID_TEXT }),
       timezone: z.string().refine((value) => timeZones.has(value), "invalid_timezone"),
       region: z.string().refine((value) => regions.has(value), "invalid_region"),
       pms: z.enum(ORG_PMS, "invalid_pms"),

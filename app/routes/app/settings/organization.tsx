@@ -12,11 +12,21 @@ import { MANAGER_ROLES } from "#app/services/orgs/context.server.ts";
 import { removeMember } from "#app/services/orgs/members.server.ts";
 import { getOrg, updateOrg } from "#app/services/orgs/orgs.server.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
+import { INVALID_TEXT } from "#app/utils/storable-text.ts";
 import type { Route } from "./+types/organization";
 import { invalidForm, serviceFailure, settingsServiceArgs } from "./org-settings.server.ts";
 import { ORG_REGIONS, organizationActionSchema, supportedTimeZones, withCurrent } from "./organization-schemas.ts";
 
-const FORM_CODES = ["name_required", "name_too_long", "invalid_timezone", "invalid_region", "invalid_pms", "invalid_retention"];
+const FORM_CODES = [
+  "name_required",
+  "name_too_long",
+  INVALID_TEXT,
+  "invalid_timezone",
+  "invalid_region",
+  "invalid_pms",
+  "invalid_retention",
+];
 
 // Settings → Organisation (issue 4 "Roles, members, invitations"): every member reads it, owners
 // and admins edit it, anyone may leave.
@@ -51,7 +61,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { org, user } = requireOrg(context);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   const intent = form.intent === "update" || form.intent === "leave" ? form.intent : "invalid";
   const parsed = organizationActionSchema(org).safeParse(form);
   if (!parsed.success) return invalidForm(intent, parsed.error, FORM_CODES);

@@ -11,6 +11,7 @@ import {
   startTotpEnrolment,
 } from "#app/services/session/security.server.ts";
 import { supabaseContext } from "#app/services/session/user-context.ts";
+import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/security";
 import { SecurityActionSchema } from "./security-schemas.ts";
 
@@ -27,7 +28,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   requireUser(context, request);
-  const parsed = SecurityActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = SecurityActionSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return data({ intent: "invalid", failure: { code: "invalid_input" } }, { status: 400 });
   const supabase = requireSupabase(context);
   const input = parsed.data;

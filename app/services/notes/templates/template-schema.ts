@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isStorableText } from "#app/utils/storable-text.ts";
 import { NOTE_LANGUAGES, type NoteTemplate, SECTION_KINDS, type TemplateSection } from "../model.ts";
 
 // The one validation of a template's content, shared by the service (create, update, import),
@@ -18,14 +19,9 @@ export const TEMPLATE_LIMITS = {
 
 export const SECTION_KEY_PATTERN = /^[a-z0-9_]{1,40}$/;
 
-/** PostgreSQL text cannot hold NUL, and a template never needs control characters other than newlines and tabs. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** PostgreSQL text cannot hold NUL, and a template never needs control characters other than newlines and tabs (utils/storable-text.ts). */
 const text = (max: number, code: string) =>
-  z
-    .string({ error: code })
-    .max(max, { error: code })
-    .refine((v) => !CONTROL.test(v), { error: code });
+  z.string({ error: code }).max(max, { error: code }).refine(isStorableText, { error: code });
 const line = (max: number, code: string) => text(max, code).trim().min(1, { error: code });
 
 export const TemplateSectionSchema = z.object({
