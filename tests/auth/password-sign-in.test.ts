@@ -83,6 +83,7 @@ describe("POST /token?grant_type=password", () => {
       const { error } = await client.auth.signInWithPassword({ email: "ana@example.org", password: `Wrong-${i}-Horse` });
       expect(error?.code).toBe("invalid_credentials");
     }
+    // From a device that never signed in to the account, even the right password is refused now.
     const other = t.client({ ip: "198.51.100.2" });
     const { error } = await other.auth.signInWithPassword({ email: "ana@example.org", password: PASSWORD });
     expect(error).toMatchObject({ code: "over_request_rate_limit", status: 429 });
@@ -100,5 +101,92 @@ describe("POST /token?grant_type=password", () => {
       status: 400,
       message: "Unsupported provider: provider google is not enabled",
     });
+  });
+});
+
+// docs/auth.md "Password guessing": wrong passwords against one address are limited without
+// letting anyone lock the owner out.
+describe("password guessing against one address", () => {
+  const OWNER_IP = "203.0.113.10";
+  const tokenWindow = (offset: number) => new Date((Math.floor(Date.now() / 300_000) + offset) * 300_000);
+
+  async function ownerWhoSignedInFrom(email: string, ip: string): Promise<void> {
+    await t.client({ ip: "192.0.2.99" }).auth.signUp({ email, password: PASSWORD });
+    const { error } = await t.client({ ip }).auth.signInWithPassword({ email, password: PASSWORD });
+    if (error) throw error;
+  }
+
+  async function guessFromManyIps(email: string, count: number): Promise<(string | undefined)[]> {
+    const codes: (string | undefined)[] = [];
+    for (let i = 0; i < count; i++) {
+      const { error } = await t
+        .client({ ip: `198.51.100.${100 + i}` })
+        .auth.signInWithPassword({ email, password: `Wrong-${i}-Horse` });
+      codes.push(error?.code);
+    }
+    return codes;
+  }
+
+  it("lets the owner in from a device that signed in before, while guesses from anywhere else get 429", async () => {
+    await ownerWhoSignedInFrom("owner@example.org", OWNER_IP);
+    const codes = await guessFromManyIps("owner@example.org", 12);
+    expect(codes).toEqual([...Array(10).fill("invalid_credentials"), "over_request_rate_limit", "over_request_rate_limit"]);
+
+    const owner = await t.client({ ip: OWNER_IP }).auth.signInWithPassword({ email: "owner@example.org", password: PASSWORD });
+    expect(owner.error).toBeNull();
+    expect(owner.data.session?.access_token).toBeTruthy();
+
+    // The attacker keeps getting 429, wrong password or right one, so guessing has really stopped.
+    const wrong = await t
+      .client({ ip: "198.51.100.200" })
+      .auth.signInWithPassword({ email: "owner@example.org", password: "Wrong-X-Horse" });
+    expect(wrong.error).toMatchObject({ code: "over_request_rate_limit", status: 429 });
+    const right = await t
+      .client({ ip: "198.51.100.201" })
+      .auth.signInWithPassword({ email: "owner@example.org", password: PASSWORD });
+    expect(right.error).toMatchObject({ code: "over_request_rate_limit", status: 429 });
+    expect(right.data.session).toBeNull();
+  });
+
+  it("answers an unknown address under attack exactly like a real one", async () => {
+    const codes = await guessFromManyIps("nobody-here@example.org", 11);
+    expect(codes.at(-1)).toBe("over_request_rate_limit");
+  });
+
+  it("does not count correct passwords: signing in often never locks the address", async () => {
+    await t.client({ ip: "192.0.2.98" }).auth.signUp({ email: "frequent@example.org", password: PASSWORD });
+    for (let i = 0; i < 12; i++) {
+      const { error } = await t
+        .client({ ip: "198.51.100.50" })
+        .auth.signInWithPassword({ email: "frequent@example.org", password: PASSWORD });
+      expect(error).toBeNull();
+    }
+  });
+
+  it("gives a recognised device its own limit on wrong passwords", async () => {
+    await ownerWhoSignedInFrom("shared-office@example.org", "203.0.113.20");
+    await guessFromManyIps("shared-office@example.org", 10);
+    const office = t.client({ ip: "203.0.113.20" });
+    for (let i = 0; i < 10; i++) {
+      const { error } = await office.auth.signInWithPassword({
+        email: "shared-office@example.org",
+        password: `Office-${i}-Guess`,
+      });
+      expect(error?.code).toBe("invalid_credentials");
+    }
+    const next = await office.auth.signInWithPassword({ email: "shared-office@example.org", password: PASSWORD });
+    expect(next.error).toMatchObject({ code: "over_request_rate_limit", status: 429 });
+  });
+
+  it("keeps the per-IP limit on every grant, recognised device or not", async () => {
+    await ownerWhoSignedInFrom("busy-ip@example.org", "203.0.113.30");
+    for (const offset of [0, 1]) {
+      await sql`insert into auth.rate_limits (bucket, window_start, hits) values ('token:ip:203.0.113.30', ${tokenWindow(offset)}, 150)
+                on conflict (bucket, window_start) do update set hits = 150`.execute(t.db.kysely);
+    }
+    const { error } = await t
+      .client({ ip: "203.0.113.30" })
+      .auth.signInWithPassword({ email: "busy-ip@example.org", password: PASSWORD });
+    expect(error).toMatchObject({ code: "over_request_rate_limit", status: 429 });
   });
 });

@@ -1,6 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signAccessToken } from "#app/services/auth/jwt.server.ts";
 import { createTestAuth, emailsTo, lastEmailTo, type TestAuth } from "#tests/setup/auth.ts";
 
 const PASSWORD = "Correct-Horse-7";
@@ -130,5 +131,28 @@ describe("GET /user and PUT /user", () => {
     );
     const { error } = await client.auth.getUser();
     expect(error).toMatchObject({ code: "user_banned", status: 403 });
+  });
+
+  it("reports an expired access token in GoTrue's words, apart from a forged one", async () => {
+    const client = await signedIn("expired-token@example.org");
+    const token = (await client.auth.getSession()).data.session?.access_token ?? "";
+    const claims = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString());
+    // The same claims, properly signed, an hour past their expiry.
+    const expired = await signAccessToken(t.auth.keys, { ...claims, exp: Math.floor(Date.now() / 1000) - 3600 });
+
+    const late = await t.client().auth.getUser(expired);
+    expect(late.error).toMatchObject({
+      name: "AuthApiError",
+      status: 403,
+      code: "bad_jwt",
+      message: "invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired",
+    });
+
+    const [header, payload, signature = ""] = token.split(".");
+    const forged = `${header}.${payload}.${signature.slice(0, -4)}${signature.endsWith("AAAA") ? "BBBB" : "AAAA"}`;
+    const bad = await t.client().auth.getUser(forged);
+    expect(bad.error).toMatchObject({ status: 403, code: "bad_jwt" });
+    expect(bad.error?.message).toMatch(/^invalid JWT: unable to parse or verify signature, /);
+    expect(bad.error?.message).not.toMatch(/expired/);
   });
 });

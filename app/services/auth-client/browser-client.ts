@@ -19,7 +19,15 @@ let client: SupabaseClient | null = null;
 export function getBrowserSupabase(config: BrowserSupabaseConfig): SupabaseClient {
   client ??= createBrowserClient(config.supabaseUrl, config.supabaseAnonKey, {
     isSingleton: true,
-    cookieOptions: { name: BROWSER_AUTH_COOKIE_NAME, path: "/", sameSite: "lax", maxAge: AUTH_COOKIE_MAX_AGE_S },
+    // Issue 10: the browser rewrites the session cookie on every refresh; over HTTPS it must stay
+    // Secure like the one the server sets.
+    cookieOptions: {
+      name: BROWSER_AUTH_COOKIE_NAME,
+      path: "/",
+      sameSite: "lax",
+      maxAge: AUTH_COOKIE_MAX_AGE_S,
+      secure: typeof location !== "undefined" && location.protocol === "https:",
+    },
     auth: { flowType: "pkce", autoRefreshToken: true, persistSession: true, detectSessionInUrl: false },
   });
   return client;

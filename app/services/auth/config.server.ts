@@ -7,6 +7,8 @@ export interface AuthConfig {
   /** Where the auth API is served: `${siteUrl}/auth/v1`; also the JWT issuer. */
   authUrl: string;
   jwtExpirySeconds: number;
+  /** How long a rotated refresh token may be presented again without revoking its session (0: never). */
+  refreshTokenReuseIntervalSeconds: number;
   autoconfirm: boolean;
   disableSignup: boolean;
   /** Redirect targets allowed besides the site itself (GoTrue's URI_ALLOW_LIST). */
@@ -25,6 +27,7 @@ export function authConfigFromEnv(env: Env): AuthConfig {
     siteUrl,
     authUrl: `${siteUrl}/auth/v1`,
     jwtExpirySeconds: env.AUTH_JWT_EXPIRY,
+    refreshTokenReuseIntervalSeconds: env.AUTH_REFRESH_TOKEN_REUSE_INTERVAL,
     autoconfirm: env.AUTH_EMAIL_AUTOCONFIRM,
     disableSignup: env.AUTH_DISABLE_SIGNUP,
     redirectAllowList: env.AUTH_ADDITIONAL_REDIRECT_URLS.split(",")

@@ -1,8 +1,21 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 
 /** An unguessable token for links and refresh tokens (base64url, 256 bits by default). */
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
+}
+
+/**
+ * The refresh token that replaces `parent` when it is rotated: unguessable without the server's
+ * secret, and the same every time, so the server can find a session's current token again from
+ * a token it rotated a moment ago while storing only hashes. Same length as randomToken(24).
+ */
+export function childRefreshToken(secret: string, parent: string): string {
+  return createHmac("sha256", secret)
+    .update(`murmur/refresh-token/child:${parent}`)
+    .digest()
+    .subarray(0, 24)
+    .toString("base64url");
 }
 
 /** A numeric one-time code, e.g. the 6 digits in a sign-in email. */

@@ -34,13 +34,20 @@ export async function signAccessToken(keys: AuthKeys, claims: Omit<AccessTokenCl
     .sign(keys.privateKey);
 }
 
-/** Verifies signature, expiry and issuer; any failure is GoTrue's 403 bad_jwt. */
+/**
+ * Verifies signature, expiry and issuer; any failure is GoTrue's 403 bad_jwt. GoTrue's message
+ * ends with golang-jwt's reason, so clients tell an expired token (refresh it) from a bad one by
+ * the suffix "token has invalid claims: token is expired" (internal/api/auth.go parseJWTClaims).
+ */
 export async function verifyJwt(keys: AuthKeys, token: string, issuer: string): Promise<Record<string, unknown>> {
   try {
     const { payload } = await jwtVerify(token, keys.publicJwk, { algorithms: ["ES256"], issuer });
     return payload as Record<string, unknown>;
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw errors.badJwt("token is expired");
+    if (error instanceof joseErrors.JWTExpired) throw errors.badJwt(JWT_EXPIRED);
     throw errors.badJwt();
   }
 }
+
+/** golang-jwt v5's wording for an expired token, as GoTrue passes it on. */
+export const JWT_EXPIRED = "token has invalid claims: token is expired";

@@ -1,6 +1,7 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import { sql } from "kysely";
 import type { Database } from "#app/db/database.server.ts";
+import { randomToken } from "./crypto.server.ts";
 
 export interface AuthKeys {
   kid: string;
@@ -10,6 +11,12 @@ export interface AuthKeys {
   anonKey: string;
   /** Full admin access to the auth API (role service_role). Server-side only. */
   serviceRoleKey: string;
+  /**
+   * HMAC key that derives each rotated refresh token from its parent (refresh.server.ts), so a
+   * just-rotated token presented again can be answered with the session's current one although
+   * only hashes are stored. Server-side only, never shown.
+   */
+  refreshTokenSecret: string;
 }
 
 const KEY_LOCK = 4_242_002;
@@ -46,7 +53,7 @@ export async function ensureAuthKeys(db: Database, issuer: string): Promise<{ ke
         await sql<{
           key: string;
           value: string;
-        }>`select key, value from auth.config where key in ('anon_key', 'service_role_key')`.execute(trx)
+        }>`select key, value from auth.config where key in ('anon_key', 'service_role_key', 'refresh_token_secret')`.execute(trx)
       ).rows.map((r) => [r.key, r.value]),
     );
     for (const role of ["anon", "service_role"] as const) {
@@ -63,6 +70,13 @@ export async function ensureAuthKeys(db: Database, issuer: string): Promise<{ ke
       stored.set(name, token);
       created = true;
     }
+    // Added after the first release: generated on the next start of an existing deployment, and
+    // not worth a log line (nobody needs to copy it).
+    if (!stored.has("refresh_token_secret")) {
+      const secret = randomToken(32);
+      await sql`insert into auth.config (key, value) values ('refresh_token_secret', ${secret})`.execute(trx);
+      stored.set("refresh_token_secret", secret);
+    }
     return {
       created,
       keys: {
@@ -71,6 +85,7 @@ export async function ensureAuthKeys(db: Database, issuer: string): Promise<{ ke
         publicJwk,
         anonKey: stored.get("anon_key") as string,
         serviceRoleKey: stored.get("service_role_key") as string,
+        refreshTokenSecret: stored.get("refresh_token_secret") as string,
       },
     };
   });

@@ -12,8 +12,14 @@ import { normalizeEmail } from "./users.server.ts";
 export const CORE_LIMITS = {
   /** Every /token grant, per IP: GoTrue's RATE_LIMIT_TOKEN_REFRESH (150 per 5 minutes). */
   tokenPerIp: { name: "token:ip", limit: 150, windowSeconds: 300 },
-  /** Password attempts against one address, whatever the IP: slows credential stuffing on one account. */
-  passwordPerAddress: { name: "password:email", limit: 10, windowSeconds: 300 },
+  /**
+   * Wrong passwords against one address, whatever the IP. Past it the address is under attack:
+   * only devices that signed in to it before may still try (password-grant.server.ts), so guessing
+   * stops without locking the owner out. Correct passwords are not counted.
+   */
+  passwordPerAddress: { name: "password-failures:email", limit: 10, windowSeconds: 300 },
+  /** Wrong passwords from one recognised device (address and IP) while its address is under attack. */
+  passwordPerDevice: { name: "password-failures:device", limit: 10, windowSeconds: 300 },
   /** GET and POST /verify, per IP: GoTrue's RATE_LIMIT_VERIFY (30 per 5 minutes). */
   verifyPerIp: { name: "verify:ip", limit: 30, windowSeconds: 300 },
   /** 6-digit code guesses against one address: with a 1 h code lifetime, at most 120 of 10^6 codes. */
@@ -38,14 +44,29 @@ export async function enforceLimit(
     await consumeRateLimit(auth, rule, key);
   } catch (error) {
     if (!(error instanceof AuthApiError) || error.status !== 429) throw error;
-    await recordAuthEvent(auth, { action: "rate_limited", ip, payload: { rule: rule.name } });
-    throw overflow();
+    await refuseOverLimit(auth, rule, ip, overflow);
   }
 }
 
 /** Address buckets are keyed by a hash, so the counters table holds no email addresses. */
 export function addressKey(email: string): string {
   return hashToken(normalizeEmail(email));
+}
+
+/** One address seen from one IP, hashed like addressKey. */
+export function deviceKey(email: string, ip: string): string {
+  return hashToken(`${normalizeEmail(email)}\n${ip}`);
+}
+
+/** Records that `rule` refused a request, and throws `overflow` (GoTrue's 429 by default). */
+export async function refuseOverLimit(
+  auth: AuthRuntime,
+  rule: RateLimitRule,
+  ip: string,
+  overflow: () => AuthApiError = errors.rateLimited,
+): Promise<never> {
+  await recordAuthEvent(auth, { action: "rate_limited", ip, payload: { rule: rule.name } });
+  throw overflow();
 }
 
 /** The two limits on every request that sends an email: per IP and per recipient address. */

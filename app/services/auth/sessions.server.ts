@@ -39,7 +39,7 @@ export async function createSession(
   return issueTokens(auth, user, rows[0] as SessionRow, null);
 }
 
-/** A fresh access token and refresh token for an existing session (sign-in, refresh, MFA step-up). */
+/** A fresh access token and a new random refresh token for an existing session (sign-in, MFA step-up). */
 export async function issueTokens(
   auth: AuthRuntime,
   user: UserRow,
@@ -49,6 +49,16 @@ export async function issueTokens(
   const refreshToken = randomToken(24);
   await sql`insert into auth.refresh_tokens (token_hash, session_id, user_id, parent_hash)
             values (${hashToken(refreshToken)}, ${session.id}, ${user.id}, ${parentHash})`.execute(auth.db.kysely);
+  return sessionTokens(auth, user, session, refreshToken);
+}
+
+/** GoTrue's token response: a new access token for the session, with a refresh token already stored. */
+export async function sessionTokens(
+  auth: AuthRuntime,
+  user: UserRow,
+  session: SessionRow,
+  refreshToken: string,
+): Promise<SessionJson> {
   const now = Math.floor(Date.now() / 1000);
   const expiresAt = now + auth.config.jwtExpirySeconds;
   const accessToken = await signAccessToken(auth.keys, {

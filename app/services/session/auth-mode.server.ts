@@ -11,6 +11,17 @@ export interface AuthTarget {
   anonKey: string;
   /** Server-side fetch: embedded calls are answered in-process, with no network hop. */
   fetch: typeof fetch;
+  /** The site is served over HTTPS, so the session cookie is marked Secure (see isServedOverHttps). */
+  secureCookies: boolean;
+}
+
+/**
+ * Whether the page was requested over HTTPS: the request's own URL is https (behind a proxy that
+ * terminates TLS, server.ts builds it from X-Forwarded-Proto only with TRUST_PROXY=true), or the
+ * site's public address SITE_URL is https (a proxy the app does not trust still serves it over TLS).
+ */
+export function isServedOverHttps(requestOrigin: string, siteUrl: string | undefined): boolean {
+  return requestOrigin.startsWith("https:") || Boolean(siteUrl?.startsWith("https:"));
 }
 
 /**
@@ -19,8 +30,15 @@ export interface AuthTarget {
  */
 export function resolveAuthTarget(runtime: Runtime, requestOrigin: string, clientIp: string): AuthTarget {
   const { env, auth } = runtime;
+  const secureCookies = isServedOverHttps(requestOrigin, env.SITE_URL);
   if (env.SUPABASE_URL) {
-    return { mode: "hosted", url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY ?? "", fetch: globalThis.fetch };
+    return {
+      mode: "hosted",
+      url: env.SUPABASE_URL,
+      anonKey: env.SUPABASE_ANON_KEY ?? "",
+      fetch: globalThis.fetch,
+      secureCookies,
+    };
   }
   const inProcess: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
@@ -29,5 +47,5 @@ export function resolveAuthTarget(runtime: Runtime, requestOrigin: string, clien
     }
     return globalThis.fetch(request);
   };
-  return { mode: "embedded", url: requestOrigin, anonKey: auth.keys.anonKey, fetch: inProcess };
+  return { mode: "embedded", url: requestOrigin, anonKey: auth.keys.anonKey, fetch: inProcess, secureCookies };
 }
