@@ -8,6 +8,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
+import { createLogger, guardStdio, stdoutLogSink } from "./app/utils/logger.server.ts";
 import { createHttpLogger } from "./server/http-logger.ts";
 import { guardRequest } from "./server/request-guard.ts";
 import { requestIdentity } from "./server/request-identity.ts";
@@ -19,6 +20,22 @@ type AppEntry = typeof import("./app/entry.server.tsx");
 // `npm run dev` also passes --conditions=development so server.ts and Vite load the same React Router copy.
 const MODE = process.env.NODE_ENV === "development" ? "development" : "production";
 const BUILD_PATH = path.resolve("build/server/index.js");
+
+// Before anything prints: a reader that went away (EPIPE) must not crash or stall the server.
+guardStdio();
+
+// A signal during start-up (migrations may be writing to the embedded database) is held until the
+// shutdown below can close everything properly; a second one ends the process at once.
+let earlySignal: NodeJS.Signals | null = null;
+const onEarlySignal = (signal: NodeJS.Signals) => {
+  if (earlySignal) {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  }
+  earlySignal = signal;
+};
+process.on("SIGTERM", onEarlySignal);
+process.on("SIGINT", onEarlySignal);
 
 async function main() {
   let loadBuild: () => Promise<ServerBuild>;
@@ -39,8 +56,10 @@ async function main() {
 
   const entry = (await loadBuild()).entry.module as unknown as AppEntry;
   const env = entry.parseEnv(process.env);
-  const runtime = await entry.startRuntime(env);
-  const logger = runtime.logger;
+  // Logs go to stdout without ever blocking: lines a stalled reader cannot take are dropped and counted.
+  const logSink = stdoutLogSink();
+  const logger = createLogger(env.LOG_LEVEL, { destination: logSink });
+  const runtime = await entry.startRuntime(env, { logger });
   await entry.initServerSentry({
     dsn: env.SENTRY_DSN,
     environment: env.SENTRY_ENVIRONMENT,
@@ -112,7 +131,18 @@ async function main() {
 
   process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled rejection"));
   process.on("uncaughtException", (err) => logger.fatal({ err }, "uncaught exception"));
-  installShutdown({ server, logger, close: () => runtime.close() });
+  const { shutdown } = installShutdown({
+    server,
+    logger,
+    timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    stopJobs: (options) => runtime.stopJobs?.(options) ?? Promise.resolve(),
+    close: ({ jobsStopped }) => runtime.close({ waitForJobs: jobsStopped }),
+    flushLogs: (ms) => logSink.flush(ms),
+    droppedLogLines: () => logSink.dropped,
+  });
+  process.off("SIGTERM", onEarlySignal);
+  process.off("SIGINT", onEarlySignal);
+  if (earlySignal) shutdown(earlySignal);
 }
 
 main().catch((error: unknown) => {

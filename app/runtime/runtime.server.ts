@@ -1,7 +1,7 @@
 import { type Database, openDatabase } from "#app/db/database.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { type AuthRuntime, startAuthRuntime } from "#app/services/auth/auth-runtime.server.ts";
-import { startJobs, stopJobs } from "#app/services/jobs/jobs.server.ts";
+import { type StopJobsOptions, startJobs, stopJobs } from "#app/services/jobs/jobs.server.ts";
 import { createNoteEngine } from "#app/services/notes/engines/registry.server.ts";
 import { createSpeechRegistry } from "#app/services/speech/config.server.ts";
 import { createLiveTranscribePort, createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
@@ -13,7 +13,16 @@ export interface Runtime {
   db: Database;
   logger: Logger;
   auth: AuthRuntime;
-  close(): Promise<void>;
+  /**
+   * Stops the job workers ahead of close() (a shutdown runs it while HTTP requests drain): running
+   * jobs get `graceMs` to finish, or until `signal` aborts, then go back to their queue.
+   */
+  stopJobs?(options?: StopJobsOptions): Promise<void>;
+  /**
+   * Stops the job workers (waiting for a stop under way, unless `waitForJobs` is false: a shutdown
+   * whose job stop is stuck still closes the database), then closes the database.
+   */
+  close(options?: { waitForJobs?: boolean }): Promise<void>;
 }
 
 /** Opens the database, applies migrations and returns the services shared by every request. */
@@ -29,10 +38,15 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
     db,
     logger,
     auth,
-    async close() {
-      await stopJobs(db);
-      await auth.close?.();
-      await db.close();
+    stopJobs: (options) => stopJobs(db, options),
+    async close({ waitForJobs = true } = {}) {
+      // The database closes whatever happened before it: an embedded PGlite must not be left open.
+      try {
+        if (waitForJobs) await stopJobs(db);
+        await auth.close?.();
+      } finally {
+        await db.close();
+      }
     },
   };
   // The transcription workers run in this process; the engines themselves run as child processes

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { PgBoss } from "pg-boss";
 import type { Database } from "#app/db/database.server.ts";
 import type { NoteEnginePort } from "#app/services/notes/jobs/generate-note.server.ts";
+import { GENERATE_NOTE_DEAD_QUEUE, GENERATE_NOTE_QUEUE } from "#app/services/notes/jobs/queues.ts";
 import { startNoteWorkers } from "#app/services/notes/jobs/workers.server.ts";
 import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { blobStore } from "#app/services/storage/storage.server.ts";
@@ -20,6 +21,7 @@ import {
   type TranscribeVisitPayload,
 } from "./queues.ts";
 import { registerBoss, unregisterBoss } from "./registry.server.ts";
+import { RunningJobs } from "./running-jobs.server.ts";
 import { handleTranscribeLive, type LiveTranscribePort } from "./transcribe-live.server.ts";
 import { handleDeadTranscribeVisit, handleTranscribeVisit, type TranscribePort } from "./transcribe-visit.server.ts";
 
@@ -62,10 +64,32 @@ export interface JobsHandle {
   sweep(): Promise<number>;
   /** Deletes audio past its organisation's retention now; returns how many visits were purged. */
   purge(now?: Date): Promise<number>;
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs and lets running ones finish for `graceMs` (default 5 s) at most, or until
+   * `signal` aborts (a shutdown in a hurry); whatever still runs then is handed back to its queue,
+   * runnable at once by the next process, and aborted. Safe to call again: every call waits for
+   * the same stop.
+   */
+  stop(options?: StopJobsOptions): Promise<void>;
 }
 
+export interface StopJobsOptions {
+  graceMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Every queue this process may work on, so a stop can stop taking jobs from each. */
+const WORKED_QUEUES = [
+  TRANSCRIBE_VISIT_QUEUE,
+  TRANSCRIBE_VISIT_DEAD_QUEUE,
+  TRANSCRIBE_LIVE_QUEUE,
+  GENERATE_NOTE_QUEUE,
+  GENERATE_NOTE_DEAD_QUEUE,
+];
+
 const handles = new Map<Database, JobsHandle>();
+/** Stops under way, so stopJobs() waits for one that started elsewhere (a shutdown) before the database closes. */
+const stopping = new Map<Database, Promise<void>>();
 /** Advisory lock key for installing pg-boss's schema (any constant distinct from the migrations' lock). */
 const JOBS_INSTALL_LOCK = 7_242_011;
 
@@ -105,22 +129,27 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
   registerBoss(db, boss);
 
   const store = options.store ?? blobStore(runtime.env);
+  const running = new RunningJobs();
   const transcribe = options.transcribe;
   if (transcribe) {
     const work = { includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 } as const;
     await boss.work<TranscribeVisitPayload>(
       TRANSCRIBE_VISIT_QUEUE,
       { ...work, localConcurrency: options.concurrency ?? 1 },
-      async ([job]) => {
+      running.track(TRANSCRIBE_VISIT_QUEUE, async ([job]) => {
         if (!job) return;
         const outcome = await handleTranscribeVisit(job, { db, store, transcribe, logger });
         logger.info({ jobId: job.id, visitId: job.data.visitId, outcome }, "transcribe-visit job done");
         return { outcome };
-      },
+      }),
     );
-    await boss.work<TranscribeVisitPayload>(TRANSCRIBE_VISIT_DEAD_QUEUE, work, async ([job]) => {
-      if (job) await handleDeadTranscribeVisit(job, { db });
-    });
+    await boss.work<TranscribeVisitPayload>(
+      TRANSCRIBE_VISIT_DEAD_QUEUE,
+      work,
+      running.track(TRANSCRIBE_VISIT_DEAD_QUEUE, async ([job]) => {
+        if (job) await handleDeadTranscribeVisit(job, { db });
+      }),
+    );
   } else {
     logger.warn("no speech engine connected: transcription jobs are queued but not run by this process");
   }
@@ -129,10 +158,10 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
     await boss.work<TranscribeVisitPayload>(
       TRANSCRIBE_LIVE_QUEUE,
       { includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, localConcurrency: 1 },
-      async ([job]) => {
+      running.track(TRANSCRIBE_LIVE_QUEUE, async ([job]) => {
         if (!job) return;
         return { outcome: await handleTranscribeLive(job, { db, store, transcribeLive, logger }) };
-      },
+      }),
     );
   }
 
@@ -141,6 +170,7 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
     pollingIntervalSeconds: options.pollingIntervalSeconds,
     sweepIntervalMs: options.sweepIntervalMs,
     sweepMinAgeMs: options.sweepMinAgeMs,
+    running,
   });
 
   const minAgeMs = options.sweepMinAgeMs ?? 60_000;
@@ -181,25 +211,68 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
       : null;
   purgeTimer?.unref();
 
+  let stopped: Promise<void> | null = null;
+  const stop = async ({ graceMs = 5000, signal }: StopJobsOptions) => {
+    if (timer) clearInterval(timer);
+    if (purgeTimer) clearInterval(purgeTimer);
+    unregisterBoss(db);
+    // No new jobs from here; running ones get `graceMs` to finish. pg-boss's own graceful stop
+    // cannot be cut short, so the wait is ours and the stop after it is not graceful.
+    const drained = Promise.allSettled(WORKED_QUEUES.map((queue) => boss.offWork(queue, { wait: true })));
+    await within(drained, graceMs, signal);
+    const interrupted = running.list();
+    // Fails what still runs back to its queue (as a retry) and aborts its handler.
+    try {
+      await boss.stop({ graceful: false, close: false });
+    } catch (err) {
+      // Whatever it could not fail is retried when its heartbeat lapses; the database must still close.
+      logger.error({ err }, "job queue did not stop cleanly");
+      return;
+    }
+    if (interrupted.length) {
+      // A job cut short by a shutdown did nothing wrong: the next process runs it as soon as it starts,
+      // not after the retry back-off (15 s or more). Handlers are idempotent (CONVENTIONS "Services and data").
+      await Promise.allSettled(interrupted.map(({ queue, id }) => boss.update(queue, undefined, { id, startAfter: new Date() })));
+      logger.warn({ jobs: interrupted }, "jobs interrupted by the stop are back in their queue");
+    }
+  };
   const handle: JobsHandle = {
     boss,
     sweep,
     purge,
-    async stop() {
-      if (timer) clearInterval(timer);
-      if (purgeTimer) clearInterval(purgeTimer);
-      handles.delete(db);
-      unregisterBoss(db);
-      // Running jobs get a few seconds to finish; an unfinished one is retried by the next process.
-      await boss.stop({ graceful: true, timeout: 5000, close: false });
+    stop(options = {}) {
+      if (!stopped) {
+        handles.delete(db);
+        stopped = stop(options).finally(() => stopping.delete(db));
+        stopping.set(db, stopped);
+      }
+      return stopped;
     },
   };
   handles.set(db, handle);
   return handle;
 }
 
-/** Stops the job runner of `db`, or of every database when none is named. */
-export async function stopJobs(db?: Database): Promise<void> {
+/** Stops the job runner of `db`, or of every database when none is named; waits for a stop already under way. */
+export async function stopJobs(db?: Database, options: StopJobsOptions = {}): Promise<void> {
   const targets = db ? [handles.get(db)] : [...handles.values()];
-  await Promise.all(targets.map((h) => h?.stop()));
+  const underway = db ? [stopping.get(db)] : [...stopping.values()];
+  await Promise.all([...targets.map((h) => h?.stop(options)), ...underway]);
+}
+
+/** Waits for `promise`, `ms` at most, or until `signal` aborts; never rejects. */
+async function within(promise: Promise<unknown>, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort = () => {};
+  await Promise.race([
+    promise.catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, ms));
+      onAbort = resolve;
+      signal?.addEventListener("abort", onAbort, { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+  signal?.removeEventListener("abort", onAbort);
 }

@@ -146,6 +146,9 @@ export async function handleTranscribeVisit(job: TranscribeJob, deps: Transcribe
     });
   } catch (error) {
     await progress.settle();
+    // Aborted by the job runner (the process is stopping, or the job outlived its expiry): pg-boss
+    // has already put the job back for a retry, so the visit is not failed; the next run resumes it.
+    if (job.signal?.aborted) throw error;
     const retryable = (error as { retryable?: unknown }).retryable !== false;
     const lastAttempt = job.retryLimit !== undefined && (job.retryCount ?? 0) >= job.retryLimit;
     if (!retryable || lastAttempt) {

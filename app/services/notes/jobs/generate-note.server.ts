@@ -1,7 +1,9 @@
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { Database } from "#app/db/database.server.ts";
+import { isoDate } from "#app/services/patients/iso-date.ts";
 import { latestTranscription } from "#app/services/visits/transcripts.server.ts";
 import type { Logger } from "#app/utils/logger.server.ts";
+import { ageOn, dayInZone } from "#app/utils/zoned-time.ts";
 import { draftFailures } from "../engines/errors.ts";
 import type { NoteContext, NoteEngine, NoteSectionDraft, NoteTemplate, TranscriptPiece } from "../model.ts";
 import { sectionsOf, templateOf } from "../note-rows.server.ts";
@@ -97,6 +99,9 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
     });
   } catch (error) {
     await progress.settle();
+    // Aborted by the job runner (the process is stopping, or the job outlived its expiry): pg-boss
+    // has already put the job back for a retry, so the note stays `generating` for the next run.
+    if (job.signal?.aborted) throw error;
     const retryable = (error as { retryable?: unknown }).retryable !== false;
     const lastAttempt = job.retryLimit !== undefined && (job.retryCount ?? 0) >= job.retryLimit;
     if (!retryable || lastAttempt) {
@@ -207,7 +212,8 @@ async function noteContext(
   const visit = await trx
     .selectFrom("visits as v")
     .innerJoin("patients as p", (j) => j.onRef("p.org_id", "=", "v.org_id").onRef("p.id", "=", "v.patient_id"))
-    .select(["v.title", "v.created_at", "p.sex", "p.date_of_birth"])
+    .innerJoin("organizations as o", "o.id", "v.org_id")
+    .select(["v.title", "v.created_at", "p.sex", "p.date_of_birth", "o.timezone"])
     .where("v.org_id", "=", ids.orgId)
     .where("v.id", "=", ids.visitId)
     .executeTakeFirst();
@@ -216,7 +222,10 @@ async function noteContext(
   if (visit) {
     const patient: NonNullable<NoteContext["patient"]> = {};
     if (visit.sex) patient.sex = visit.sex;
-    if (visit.date_of_birth) patient.ageYears = ageOn(new Date(visit.date_of_birth), visit.created_at);
+    // The age on the visit's day where the practice is (a visit at 23:30 local is not tomorrow's),
+    // from the date of birth as the calendar day it is (never moved by the server's zone).
+    const birth = isoDate(visit.date_of_birth);
+    if (birth) patient.ageYears = ageOn(birth, dayInZone(visit.created_at, visit.timezone));
     if (Object.keys(patient).length) context.patient = patient;
   }
   const persistent = ids.template.sections.filter((s) => s.persistent).map((s) => s.key);
@@ -236,14 +245,6 @@ async function noteContext(
   for (const s of sectionsOf(last.content)) if (persistent.includes(s.key) && s.text.trim()) previous[s.key] = s.text;
   if (Object.keys(previous).length) context.previous = previous;
   return context;
-}
-
-function ageOn(birth: Date, at: Date): number {
-  let age = at.getUTCFullYear() - birth.getUTCFullYear();
-  const beforeBirthday =
-    at.getUTCMonth() < birth.getUTCMonth() || (at.getUTCMonth() === birth.getUTCMonth() && at.getUTCDate() < birth.getUTCDate());
-  if (beforeBirthday) age -= 1;
-  return Math.max(0, age);
 }
 
 /** The engine's progress on the note row, where every instance's events stream reads it (throttled, in order). */

@@ -1,6 +1,7 @@
 import type { PgBoss } from "pg-boss";
 import type { Database } from "#app/db/database.server.ts";
 import { ensureQueue } from "#app/services/jobs/ensure-queue.server.ts";
+import { RunningJobs } from "#app/services/jobs/running-jobs.server.ts";
 import type { Logger } from "#app/utils/logger.server.ts";
 import { enqueueGenerateNote } from "./enqueue.server.ts";
 import { handleDeadGenerateNote, handleGenerateNote, type NoteEnginePort } from "./generate-note.server.ts";
@@ -21,6 +22,8 @@ export interface NoteWorkersOptions {
   sweepIntervalMs?: number;
   /** Only notes at least this old are swept (default a minute), so a request's own enqueue is not raced. */
   sweepMinAgeMs?: number;
+  /** Lists the running jobs so a stop can hand unfinished ones straight back (jobs.server.ts). */
+  running?: RunningJobs;
 }
 
 /**
@@ -37,21 +40,26 @@ export async function startNoteWorkers(
   await ensureQueue(boss, GENERATE_NOTE_DEAD_QUEUE, GENERATE_NOTE_DEAD_QUEUE_OPTIONS);
   await ensureQueue(boss, GENERATE_NOTE_QUEUE, GENERATE_NOTE_QUEUE_OPTIONS);
   const { engine } = options;
+  const running = options.running ?? new RunningJobs();
   if (engine) {
     const work = { includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 } as const;
     await boss.work<GenerateNotePayload>(
       GENERATE_NOTE_QUEUE,
       { ...work, localConcurrency: options.concurrency ?? 1 },
-      async ([job]) => {
+      running.track(GENERATE_NOTE_QUEUE, async ([job]) => {
         if (!job) return;
         const outcome = await handleGenerateNote(job, { db, engine, logger });
         logger.info({ jobId: job.id, noteId: job.data.noteId, outcome }, "generate-note job done");
         return { outcome };
-      },
+      }),
     );
-    await boss.work<GenerateNotePayload>(GENERATE_NOTE_DEAD_QUEUE, work, async ([job]) => {
-      if (job) await handleDeadGenerateNote(job, { db });
-    });
+    await boss.work<GenerateNotePayload>(
+      GENERATE_NOTE_DEAD_QUEUE,
+      work,
+      running.track(GENERATE_NOTE_DEAD_QUEUE, async ([job]) => {
+        if (job) await handleDeadGenerateNote(job, { db });
+      }),
+    );
   } else {
     logger.warn("no note engine connected: note jobs are queued but not run by this process");
   }
