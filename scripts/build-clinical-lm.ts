@@ -1,4 +1,4 @@
-// Builds the clinical language model and dictionary that pocketsphinx uses by default
+// Builds the clinical language model and dictionary pocketsphinx uses with ASR_POCKETSPHINX_MODEL=clinical
 // (docs/speech.md "Clinical language model"). Inputs: the team-written corpus in
 // app/services/speech/clinical-lm/corpus/*.txt, the hand-written pronunciations.dict, Debian's
 // cmudict (pocketsphinx-en-us) and espeak-ng for words neither knows. Outputs, committed so the

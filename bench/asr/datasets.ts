@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { normaliseText } from "#app/services/speech/text-normalise.ts";
+import { parseWavHeader, wavHeader } from "#app/services/speech/wav.server.ts";
 
 export interface Clip {
   set: string;
@@ -13,7 +15,16 @@ export interface Clip {
 }
 
 export const DEBIAN_TESTDATA = "/usr/share/pocketsphinx/test/data";
-export const SHARED_SAMPLES = resolve(import.meta.dirname, "../../../shared/data/speech-samples");
+
+/**
+ * The shared evaluation data, read in place at bench time only (the app never reads it):
+ * MURMUR_SHARED_DATA, else <repo>/../shared/data, else /work/shared/data.
+ */
+export const SHARED_DATA =
+  [process.env.MURMUR_SHARED_DATA, resolve(import.meta.dirname, "../../../shared/data"), "/work/shared/data"].find(
+    (dir): dir is string => Boolean(dir) && existsSync(dir as string),
+  ) ?? resolve(import.meta.dirname, "../../../shared/data");
+export const SHARED_SAMPLES = join(SHARED_DATA, "speech-samples");
 
 /** Sphinx transcription lines: "<s> words </s> (id)" or "words (id)". */
 function parseTranscription(text: string): Map<string, string> {
@@ -50,15 +61,16 @@ export function debianTestdataClips(): Clip[] {
 
 /**
  * (a) ../shared/data/speech-samples, read in place (never copied into the repository). Its
- * pocketsphinx-testdata folder repeats the Debian clips above, so only the other clips are used.
+ * pocketsphinx-testdata folder repeats the Debian clips above, so only the other clips are used
+ * unless the Debian package is absent (`withTestdataCopies`).
  */
-export function sharedSampleClips(): Clip[] {
+export function sharedSampleClips(withTestdataCopies = false): Clip[] {
   const csv = join(SHARED_SAMPLES, "references.csv");
   if (!existsSync(csv)) return [];
   const clips: Clip[] = [];
   for (const row of parseCsv(readFileSync(csv, "utf8")).slice(1)) {
     const [path = "", reference = ""] = row;
-    if (!reference.trim() || path.startsWith("pocketsphinx-testdata/")) continue;
+    if (!reference.trim() || (!withTestdataCopies && path.startsWith("pocketsphinx-testdata/"))) continue;
     const full = join(SHARED_SAMPLES, path);
     if (existsSync(full)) clips.push({ set: "shared-samples", id: path, path: full, reference });
   }
@@ -104,5 +116,265 @@ export function readSentences(path: string): string[] {
 export function synthesiseClinical(sentences: readonly string[], voice: string, directory: string): Clip {
   const path = join(directory, `clinical-${voice.replace(/[^a-z0-9]+/gi, "_")}.wav`);
   execFileSync("espeak-ng", ["-v", voice, "-s", "150", "-w", path, sentences.join("\n")]);
-  return { set: `clinical:${voice}`, id: voice, path, reference: sentences.join(" ") };
+  return { set: `dictation:${voice}`, id: voice, path, reference: sentences.join(" ") };
+}
+
+// ---------------------------------------------------------------------------------------------
+// (c) Whole conversations: ACI-Bench and MTS-Dialog dialogues the clinical LM corpus does not
+// contain, spoken turn by turn with one espeak-ng voice per speaker.
+
+export interface Turn {
+  speaker: "doctor" | "patient" | "other";
+  /** Normalised sentences (normaliseText), as spoken and as scored. */
+  sentences: string[];
+}
+
+export interface Dialogue {
+  corpus: "aci-bench" | "mts-dialog";
+  /** The source file's split: ACI-Bench train/valid, MTS-Dialog train/valid (their test splits are not in shared/data). */
+  split: "train" | "valid";
+  id: string;
+  /** ACI-Bench sub-corpus (aci, virtassist, virtscribe) or MTS-Dialog section header. */
+  subset: string;
+  turns: Turn[];
+}
+
+export interface ConversationSample {
+  dialogue: Dialogue;
+  /** Turns [from, to) of the dialogue. */
+  from: number;
+  to: number;
+  voices: { doctor: string; patient: string };
+}
+
+const CLINICAL_CORPUS_DIR = resolve(import.meta.dirname, "../../app/services/speech/clinical-lm/corpus");
+
+/** The clinical LM's training sentences, read and normalised as scripts/build-clinical-lm.ts reads them. */
+export function clinicalCorpusSentences(): string[] {
+  return readdirSync(CLINICAL_CORPUS_DIR)
+    .filter((f) => f.endsWith(".txt"))
+    .sort()
+    .flatMap((f) => readSentences(join(CLINICAL_CORPUS_DIR, f)).map(normaliseText))
+    .filter(Boolean);
+}
+
+/**
+ * One turn's text → normalised sentences. ACI-Bench text is tokenised ("do n't", "it 's") and both
+ * corpora write the back-channel "mm-hmm", which normaliseText would read as "millimeters hmm" and
+ * espeak-ng spells out letter by letter as "mhm": it becomes "uh huh", which cmudict knows and
+ * espeak-ng says as words.
+ */
+export function turnSentences(text: string): string[] {
+  const detokenised = text.replace(/\s+(n't|'s|'re|'ve|'ll|'d|'m)\b/gi, "$1").replace(/\b(mm-?hmm|mhm|hmm-?mm)\b/gi, "uh huh");
+  return detokenised
+    .split(/(?<=[.?!])\s+|\s+\.\.\.\s+/)
+    .map(normaliseText)
+    .filter(Boolean);
+}
+
+function speakerOf(tag: string): Turn["speaker"] {
+  const t = tag.toLowerCase();
+  return t === "doctor" ? "doctor" : t === "patient" ? "patient" : "other";
+}
+
+function aciDialogues(): Dialogue[] {
+  const dir = join(SHARED_DATA, "aci-bench", "challenge_data");
+  const dialogues: Dialogue[] = [];
+  for (const split of ["train", "valid"] as const) {
+    const path = join(dir, `${split}.csv`);
+    if (!existsSync(path)) continue;
+    const [header = [], ...rows] = parseCsv(readFileSync(path, "utf8"));
+    const col = (name: string) => header.indexOf(name);
+    for (const row of rows) {
+      const turns: Turn[] = [];
+      for (const line of (row[col("dialogue")] ?? "").split(/\r?\n/)) {
+        const match = /^\s*\[([a-z_]+)\]\s*(.*)$/i.exec(line);
+        if (!match) continue;
+        const sentences = turnSentences(match[2] ?? "");
+        if (sentences.length > 0) turns.push({ speaker: speakerOf(match[1] ?? ""), sentences });
+      }
+      const id = row[col("encounter_id")] ?? "";
+      if (id && turns.length > 0) dialogues.push({ corpus: "aci-bench", split, id, subset: row[col("dataset")] ?? "", turns });
+    }
+  }
+  return dialogues;
+}
+
+function mtsDialogues(): Dialogue[] {
+  const dir = join(SHARED_DATA, "mts-dialog");
+  const dialogues: Dialogue[] = [];
+  for (const [split, file] of [
+    ["train", "MTS-Dialog-TrainingSet.csv"],
+    ["valid", "MTS-Dialog-ValidationSet.csv"],
+  ] as const) {
+    const path = join(dir, file);
+    if (!existsSync(path)) continue;
+    const [header = [], ...rows] = parseCsv(readFileSync(path, "utf8"));
+    const col = (name: string) => header.indexOf(name);
+    for (const row of rows) {
+      const turns: Turn[] = [];
+      for (const line of (row[col("dialogue")] ?? "").split(/\r?\n/)) {
+        const match = /^\s*([A-Za-z_0-9]+)\s*:\s*(.*)$/.exec(line);
+        if (!match) continue;
+        const sentences = turnSentences(match[2] ?? "");
+        if (sentences.length > 0) turns.push({ speaker: speakerOf(match[1] ?? ""), sentences });
+      }
+      const id = row[col("ID")] ?? "";
+      if (id && turns.length > 0)
+        dialogues.push({ corpus: "mts-dialog", split, id, subset: row[col("section_header")] ?? "", turns });
+    }
+  }
+  return dialogues;
+}
+
+const turnWords = (turn: Turn) => turn.sentences.reduce((n, s) => n + s.split(" ").length, 0);
+
+/**
+ * A dialogue the clinical LM may have seen: one of the corpus's sentences of four words or more
+ * appears in it word for word (its everyday phrases — "do you have any questions for me" — do, in
+ * about 50 of the 1,388 dialogues). Shorter corpus sentences ("thank you") are in every conversation
+ * and say nothing about leakage.
+ */
+export function overlapsCorpus(dialogue: Dialogue, corpusSentences: readonly string[]): string | null {
+  const text = ` ${dialogue.turns.flatMap((t) => t.sentences).join(" ")} `;
+  return corpusSentences.find((s) => s.split(" ").length >= 4 && text.includes(` ${s} `)) ?? null;
+}
+
+/** mulberry32: a small seeded generator, so the sample is the same on every machine. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+export interface ConversationOptions {
+  /** Dialogues in all: half from ACI-Bench (its three sub-corpora in turn), half from MTS-Dialog. */
+  count: number;
+  /** Contiguous turns are taken until the excerpt reaches this many words (MTS-Dialog's are often shorter whole). */
+  words: number;
+  seed: number;
+  /** [voice A, voice B]: doctor A / patient B in even-numbered samples, swapped in odd ones. */
+  voices: readonly [string, string];
+}
+
+export interface ConversationSelection {
+  samples: ConversationSample[];
+  /** Dialogues left out because the clinical LM corpus contains one of their sentences. */
+  excluded: { corpus: string; split: string; id: string; sentence: string }[];
+  available: { aci: number; mts: number };
+}
+
+/**
+ * The fixed, seeded conversation sample (bench/asr/README.md): dialogues sharing a sentence with the
+ * clinical LM corpus are removed; the rest are shuffled with `seed`; ACI-Bench contributes one
+ * dialogue per sub-corpus in turn (aci, virtassist, virtscribe), MTS-Dialog the first dialogues of at
+ * least 60 words and 4 turns with only a doctor and a patient; each is cut to a contiguous run of turns of about
+ * `words` words starting at a seeded turn.
+ */
+export function selectConversations(options: ConversationOptions): ConversationSelection {
+  const corpus = clinicalCorpusSentences();
+  const excluded: ConversationSelection["excluded"] = [];
+  const keep = (dialogues: Dialogue[]) =>
+    dialogues.filter((d) => {
+      const sentence = overlapsCorpus(d, corpus);
+      if (sentence) excluded.push({ corpus: d.corpus, split: d.split, id: d.id, sentence });
+      return !sentence;
+    });
+  const aci = keep(aciDialogues());
+  const mts = keep(mtsDialogues());
+  const random = seededRandom(options.seed);
+  const aciCount = Math.ceil(options.count / 2);
+  const mtsCount = options.count - aciCount;
+
+  const aciPicked: Dialogue[] = [];
+  const bySubset = new Map<string, Dialogue[]>();
+  for (const d of shuffled(aci, random)) bySubset.set(d.subset, [...(bySubset.get(d.subset) ?? []), d]);
+  const subsets = [...bySubset.keys()].sort();
+  for (let i = 0; aciPicked.length < aciCount && [...bySubset.values()].some((l) => l.length > 0); i++) {
+    const next = bySubset.get(subsets[i % subsets.length] as string)?.shift();
+    if (next) aciPicked.push(next);
+  }
+  const mtsPicked = shuffled(
+    mts.filter(
+      (d) =>
+        d.turns.length >= 4 && d.turns.every((t) => t.speaker !== "other") && d.turns.reduce((n, t) => n + turnWords(t), 0) >= 60,
+    ),
+    random,
+  ).slice(0, mtsCount);
+
+  const samples = [...aciPicked, ...mtsPicked].map((dialogue, index): ConversationSample => {
+    const { from, to } = excerpt(dialogue, options.words, random);
+    const [a, b] = options.voices;
+    return { dialogue, from, to, voices: index % 2 === 0 ? { doctor: a, patient: b } : { doctor: b, patient: a } };
+  });
+  return { samples, excluded, available: { aci: aci.length, mts: mts.length } };
+}
+
+/** Contiguous turns of about `words` words from a seeded starting turn (the whole dialogue if it is shorter). */
+function excerpt(dialogue: Dialogue, words: number, random: () => number): { from: number; to: number } {
+  const counts = dialogue.turns.map(turnWords);
+  const total = counts.reduce((a, b) => a + b, 0);
+  if (total <= words) return { from: 0, to: counts.length };
+  // Starts from which the rest of the dialogue still holds `words` words.
+  let tail = 0;
+  let lastStart = counts.length - 1;
+  for (let i = counts.length - 1; i >= 0; i--) {
+    tail += counts[i] ?? 0;
+    if (tail >= words) {
+      lastStart = i;
+      break;
+    }
+  }
+  const from = Math.floor(random() * (lastStart + 1));
+  let to = from;
+  for (let sum = 0; to < counts.length && sum < words; to++) sum += counts[to] ?? 0;
+  return { from, to };
+}
+
+export function sampleLabel(sample: ConversationSample): string {
+  const { dialogue, from, to, voices } = sample;
+  return `${dialogue.corpus} ${dialogue.split} ${dialogue.id} (${dialogue.subset}) turns ${from + 1}–${to} of ${dialogue.turns.length}, doctor ${voices.doctor}, patient ${voices.patient}`;
+}
+
+/** Speaks the sample turn by turn (one voice per speaker, 0.4 s between turns) into one WAV. */
+export function synthesiseConversation(sample: ConversationSample, directory: string, index: number): Clip {
+  const pcm: Buffer[] = [];
+  let sampleRate = 0;
+  const turns = sample.dialogue.turns.slice(sample.from, sample.to);
+  for (const turn of turns) {
+    const voice = turn.speaker === "doctor" ? sample.voices.doctor : sample.voices.patient;
+    const wav = execFileSync("espeak-ng", ["-v", voice, "-s", "150", "--stdout", `${turn.sentences.join(". ")}.`], {
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    const info = parseWavHeader(wav, wav.length);
+    if (info.channels !== 1 || info.bitsPerSample !== 16)
+      throw new Error(`espeak-ng wrote ${info.channels} ch/${info.bitsPerSample} bit`);
+    if (sampleRate && info.sampleRate !== sampleRate) throw new Error("espeak-ng voices disagree on the sample rate");
+    sampleRate = info.sampleRate;
+    pcm.push(wav.subarray(info.dataOffset, info.dataOffset + info.dataBytes));
+    pcm.push(Buffer.alloc(Math.round(sampleRate * 0.4) * 2));
+  }
+  const data = Buffer.concat(pcm);
+  const path = join(directory, `conversation-${index}.wav`);
+  writeFileSync(path, Buffer.concat([wavHeader(data.length, sampleRate), data]));
+  return {
+    set: `conversation:${sample.dialogue.corpus}`,
+    id: `${sample.dialogue.corpus}/${sample.dialogue.split}/${sample.dialogue.id}`,
+    path,
+    reference: turns.flatMap((t) => t.sentences).join(" "),
+  };
 }

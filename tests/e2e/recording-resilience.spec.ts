@@ -170,7 +170,7 @@ async function expectAssembledFromEveryChunk(page: Page, visitId: string, log: C
 
 async function expectTranscript(page: Page, visitId: string): Promise<void> {
   await expect(page.getByTestId("visit")).toHaveAttribute("data-status", "transcribed", { timeout: 120_000 });
-  await expect(page.getByTestId("transcript")).toContainText(/pain|pressure|patient|breath/i);
+  await expect(page.getByTestId("transcript")).toContainText(/pain|pressure|patient|breath|blood|reports/i);
   const visit = await readVisit(page, visitId);
   expect(visit.status).toBe("transcribed");
   expect(visit.transcription?.segments.length ?? 0).toBeGreaterThan(0);

@@ -59,7 +59,7 @@ test("start a visit with consent, record real speech, stop → the transcript ap
   await expect(page.getByTestId("visit")).toHaveAttribute("data-status", "transcribed", { timeout: 60_000 });
   expect(streams.length).toBeGreaterThan(0);
   await expect(page.getByTestId("visit-progress")).toHaveCount(0);
-  await expect(page.getByTestId("transcript")).toContainText(/pain|pressure|patient/i);
+  await expect(page.getByTestId("transcript")).toContainText(/pain|pressure|patient|blood|reports/i);
   const visit = (await (await page.request.get(`/api/visits/${visitId}`)).json()) as {
     status: string;
     audio: { chunk_count: number };
@@ -92,7 +92,7 @@ test("start a visit with consent, record real speech, stop → the transcript ap
   await expect(page.getByTestId("transcript-segments")).toContainText("Edited by the clinician");
   const original = page.getByTestId("transcript-original");
   await original.locator("summary").click();
-  await expect(original).toContainText(/pain|pressure|patient/i);
+  await expect(original).toContainText(/pain|pressure|patient|blood|reports/i);
   await expect(original).not.toContainText("Edited by the clinician");
 
   // Re-run: the progress bar comes back over the events stream, then engine version 3.

@@ -13,7 +13,7 @@ describe("speech and storage settings in the validated environment", () => {
       ASR_OPENAI_MODEL: "whisper-1",
       ASR_OPENAI_LANGUAGES: ["en", "fr", "es"],
       ASR_OPENAI_TIMEOUT_MS: 300_000,
-      ASR_POCKETSPHINX_MODEL: "clinical",
+      ASR_POCKETSPHINX_MODEL: "stock",
     });
     expect(createSpeechRegistry(env).engines.map((e) => e.id)).toEqual(["pocketsphinx"]);
     expect(storageConfig(env).kind).toBe("local");

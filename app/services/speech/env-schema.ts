@@ -46,12 +46,15 @@ export const SpeechEnvShape = {
     emptyAsUndefined,
     z.coerce.number().int().min(1000, "must be at least 1000 (ms)").default(300_000),
   ),
-  /** "clinical" (default), "stock", or "<lm path>:<dict path>". */
+  /**
+   * "stock" (default), "clinical", or "<lm path>:<dict path>". Stock is the default because it is
+   * the better model on real and conversational speech (docs/speech.md "Measured", bench/asr).
+   */
   ASR_POCKETSPHINX_MODEL: z.preprocess(
     emptyAsUndefined,
     z
       .string()
-      .default("clinical")
+      .default("stock")
       .refine((v) => v === "clinical" || v === "stock" || /^[^:]+:[^:]+$/.test(v), {
         message: "must be clinical, stock or <lm path>:<dict path>",
       }),

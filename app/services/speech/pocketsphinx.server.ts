@@ -21,7 +21,11 @@ import { MAX_CUT_SLACK_SEC } from "#app/services/speech/windows.ts";
 
 export const POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
 
-/** "clinical": the project's LM + dictionary (default); "stock": Debian's general English LM and cmudict. */
+/**
+ * "stock": Debian's general English LM and cmudict (default: the better model on real and
+ * conversational speech, docs/speech.md "Measured"); "clinical": the project's LM + dictionary,
+ * better only on scripted dictation in its corpus's style.
+ */
 export type PocketsphinxLanguageModel = "clinical" | "stock" | { lm: string; dict: string; name: string };
 
 export interface PocketsphinxConfig {
@@ -43,7 +47,7 @@ export function clinicalModelDir(): string {
   return candidates.find((dir) => existsSync(join(dir, "clinical.dict"))) ?? (candidates[1] as string);
 }
 
-export function resolveLanguageModel(model: PocketsphinxLanguageModel = "clinical"): { lm: string; dict: string; name: string } {
+export function resolveLanguageModel(model: PocketsphinxLanguageModel = "stock"): { lm: string; dict: string; name: string } {
   if (model === "stock") {
     return {
       lm: join(POCKETSPHINX_MODEL_DIR, "en-us.lm.bin"),
