@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import * as noteRoute from "#app/routes/resources/api-note.ts";
 import * as amendRoute from "#app/routes/resources/api-note-amendments.ts";
 import * as pdfRoute from "#app/routes/resources/api-note-pdf.ts";
@@ -344,5 +344,32 @@ describeEachDatabase("notes API", (target) => {
     // The xref table points at each object.
     const xref = Number(/startxref\n(\d+)/.exec(text)?.[1]);
     expect(text.slice(xref, xref + 4)).toBe("xref");
+  });
+
+  it("prints the PDF's visit and signature times on the organisation's clock, named", async () => {
+    const { rows: org } = await sql<{
+      timezone: string;
+    }>`select timezone from public.organizations where id = ${h.a.orgId}`.execute(h.db.kysely);
+    await sql`update public.organizations set timezone = 'America/New_York' where id = ${h.a.orgId}`.execute(h.db.kysely);
+    try {
+      const { noteId, visitId } = await generatedNote(h, engine);
+      // Visit on 5 March 2024 at 23:30 in New York (already the 6th in UTC), signed at 00:30 local on the 6th.
+      await sql`update public.visits set created_at = '2024-03-06T04:30:00Z' where id = ${visitId}`.execute(h.db.kysely);
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2024-03-06T05:30:00Z") });
+      try {
+        expect((await sign(noteId)).status).toBe(200);
+      } finally {
+        vi.useRealTimers();
+      }
+      const res = await getRaw(h, pdfRoute.loader, { path: `/api/notes/${noteId}/pdf`, params: { id: noteId }, as: "clinician" });
+      const text = Buffer.from(await res.arrayBuffer()).toString("latin1");
+      expect(text).toContain("2024-03-05 23:30 America/New_York");
+      expect(text).toContain("2024-03-06 00:30 America/New_York");
+      expect(text).not.toContain("UTC");
+    } finally {
+      await sql`update public.organizations set timezone = ${org[0]?.timezone ?? "UTC"} where id = ${h.a.orgId}`.execute(
+        h.db.kysely,
+      );
+    }
   });
 });

@@ -1,11 +1,16 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { createElement } from "react";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { NoteEditor } from "#app/components/notes/note-editor.tsx";
+import { NoteList } from "#app/components/notes/note-list.tsx";
+import { VisitNotes } from "#app/components/notes/visit-notes.tsx";
 import { action, loader } from "#app/routes/app/coding.tsx";
 import { loader as dashboardLoader } from "#app/routes/app/dashboard.tsx";
 import { loader as transcribingLoader } from "#app/routes/app/transcribing.tsx";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { handleGenerateNote } from "#app/services/notes/jobs/generate-note.server.ts";
-import type { MemberOrg } from "#app/services/org-context/current-org.ts";
+import { type MemberOrg, orgContext } from "#app/services/org-context/current-org.ts";
+import { renderAt } from "#tests/billing/render.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { openVisitHarness, pageContextIn, seedVisit, type VisitHarness } from "#tests/visits/harness.ts";
 import { generatedNote, requestNote, transcribedVisit } from "./notes-harness.ts";
@@ -135,5 +140,49 @@ describeEachDatabase("/coding page", (target) => {
     expect(dashboard.drafts.map((d) => d.id)).not.toContain(noteInB);
     const staffDashboard = (await dashboardLoader(page("/dashboard", "staff") as never)) as { drafts: unknown };
     expect(staffDashboard.drafts).toBeNull();
+  });
+
+  it("prints note times on the organisation's clock (23:30 in New York is not tomorrow), on the server as in the browser", async () => {
+    const visit = await transcribedVisit(h);
+    const noteId = (await requestNote(h, visit, { template_id: "builtin:soap" })).body.id;
+    await handleGenerateNote({ data: { orgId: h.a.orgId, noteId } }, { db: h.db, engine });
+    // Drafted 5 March 2024, 23:30 in New York (already the 6th in UTC)…
+    await sql`update public.notes set created_at = '2024-03-06T04:30:00Z' where id = ${noteId}`.execute(h.db.kysely);
+    // …and signed at 00:30 local, with the clock pinned (the signature's time is the server's clock).
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2024-03-06T05:30:00Z") });
+    try {
+      expect(((await post({ intent: "sign", note_id: noteId })).thrown as Response).status).toBe(302);
+    } finally {
+      vi.useRealTimers();
+    }
+    const inNewYork = (url: string) => {
+      const context = contextIn(h.a.orgId, h.a.users.clinician, "clinician");
+      const state = context.get(orgContext);
+      if (!state) throw new Error("no organisation");
+      context.set(orgContext, { ...state, org: { ...state.org, timezone: "America/New_York" } });
+      return { request: new Request(`http://murmur.test${url}`), context, params: {} } as never;
+    };
+    const timeOf = (html: string, iso: string) =>
+      new RegExp(`dateTime="${iso.replace(/[.]/g, "\\.")}"[^>]*>([^<]*)</time>`, "i").exec(html)?.[1];
+
+    const visitPage = (await transcribingLoader(inNewYork(`/transcribing?visit_id=${visit}`))) as {
+      notes: Parameters<typeof VisitNotes>[0]["notes"];
+      timeZone: string;
+    };
+    expect(visitPage.timeZone).toBe("America/New_York");
+    const visitHtml = await renderAt("/transcribing", createElement(VisitNotes, visitPage));
+    expect(timeOf(visitHtml, "2024-03-06T04:30:00.000Z")).toMatch(/^Mar 5, 2024.*11:30\sPM$/);
+
+    const list = (await loader(inNewYork("/coding"))) as { notes: Parameters<typeof NoteList>[0]["notes"]; timeZone: string };
+    const listHtml = await renderAt("/fr/coding", createElement(NoteList, list));
+    expect(timeOf(listHtml, "2024-03-06T04:30:00.000Z")).toBe("5 mars 2024, 23:30");
+
+    const editor = (await loader(inNewYork(`/coding?id=${noteId}`))) as Parameters<typeof NoteEditor>[0]["page"] & {
+      timeZone: string;
+    };
+    const editorHtml = await renderAt("/coding", createElement(NoteEditor, { page: editor, timeZone: editor.timeZone }));
+    // The signature line and the version history: 00:30 on the 6th in New York, not 05:30 UTC.
+    expect(editorHtml.match(/Mar 6, 2024, 12:30\sAM/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(editorHtml).not.toMatch(/5:30\sAM/);
   });
 });

@@ -219,6 +219,43 @@ describeEachDatabase("note generation jobs", (target) => {
     expect(JSON.stringify(engine.inputs[0]?.context ?? {})).not.toMatch(/Patient /);
   });
 
+  it("gives the engine the patient's age on the visit's day where the practice is, from the calendar date of birth", async () => {
+    const { rows } = await sql<{ id: string }>`
+      insert into public.patients (org_id, display_name, date_of_birth) values (${h.a.orgId}, 'Birthday Patient', '1970-03-06')
+      returning id`.execute(h.db.kysely);
+    const patientId = rows[0]?.id ?? "";
+    const ageAt = async (timezone: string, createdAt: string) => {
+      await sql`update public.organizations set timezone = ${timezone} where id = ${h.a.orgId}`.execute(h.db.kysely);
+      const visitId = await transcribedVisit(h, { patientId });
+      await sql`update public.visits set created_at = ${createdAt}::timestamptz where id = ${visitId}`.execute(h.db.kysely);
+      const engine = recordingEngine(extractive);
+      await generatedNote(h, engine, { visitId });
+      return engine.inputs[0]?.context?.patient?.ageYears;
+    };
+    const { rows: org } = await sql<{
+      timezone: string;
+    }>`select timezone from public.organizations where id = ${h.a.orgId}`.execute(h.db.kysely);
+    const zone = process.env.TZ;
+    // The server's own zone must not move the date of birth (the database driver reads a date as local midnight).
+    process.env.TZ = "Asia/Tokyo";
+    try {
+      // 5 March 2024, 23:30 in New York (already the 6th in UTC): the 54th birthday is tomorrow.
+      expect(await ageAt("America/New_York", "2024-03-06T04:30:00Z")).toBe(53);
+      // 6 March, 00:30 in New York: the birthday.
+      expect(await ageAt("America/New_York", "2024-03-06T05:30:00Z")).toBe(54);
+      // 6 March, 00:30 in Paris (still the 5th in UTC): the birthday there.
+      expect(await ageAt("Europe/Paris", "2024-03-05T23:30:00Z")).toBe(54);
+      // 5 March, 23:30 in Paris.
+      expect(await ageAt("Europe/Paris", "2024-03-05T22:30:00Z")).toBe(53);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+      await sql`update public.organizations set timezone = ${org[0]?.timezone ?? "UTC"} where id = ${h.a.orgId}`.execute(
+        h.db.kysely,
+      );
+    }
+  });
+
   it("streams progress over SSE while generating, then done with the draft status", async () => {
     const visitId = await transcribedVisit(h);
     const noteId = (await requestNote(h, visitId, { template_id: "builtin:soap" })).body.id;

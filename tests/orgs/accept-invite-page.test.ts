@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
+import { createElement } from "react";
 import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import * as page from "#app/routes/auth/accept-invite.tsx";
 import { createInvitation, revokeInvitation } from "#app/services/orgs/invitations.server.ts";
 import { supabaseContext, userContext } from "#app/services/session/user-context.ts";
+import { renderAt } from "#tests/billing/render.ts";
 import { type ApiHarness, type ApiUser, openApiHarness } from "#tests/setup/api.ts";
 import { TEST_SITE_URL } from "#tests/setup/auth.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
@@ -19,7 +21,15 @@ interface PageData {
   view: "missing" | "error" | "invitation";
   code?: string;
   viewer?: "anonymous" | "match" | "mismatch";
-  invitation?: { orgName: string; inviterName: string | null; inviterEmail: string | null; email: string; role: string };
+  invitation?: {
+    orgName: string;
+    inviterName: string | null;
+    inviterEmail: string | null;
+    email: string;
+    role: string;
+    expiresAt?: string;
+    timeZone?: string;
+  };
   links?: { login: string; signup: string };
 }
 
@@ -88,6 +98,31 @@ describeEachDatabase("/accept-invite page", (target) => {
     expect(signup.pathname).toBe("/fr/signup");
     expect(signup.searchParams.get("redirectTo")).toBe(back);
     expect(signup.searchParams.get("email")).toBe(email);
+  });
+
+  it("shows the expiry on the inviting organisation's clock, whatever the zone of the server or the visitor", async () => {
+    await sql`update public.organizations set timezone = 'America/New_York' where id = ${orgId}`.execute(h.db.kysely);
+    try {
+      const { id, token } = await invite(`zoned-${randomUUID().slice(0, 8)}@example.test`);
+      // 8 March 2031, 23:30 in New York: already the 9th in UTC.
+      await sql`update public.invitations set expires_at = '2031-03-09T04:30:00Z' where id = ${id}`.execute(h.db.kysely);
+      for (const [prefix, day] of [
+        ["", "March 8, 2031"],
+        ["/fr", "8 mars 2031"],
+        ["/es", "8 de marzo de 2031"],
+      ] as const) {
+        const { status, data } = await load(`?token=${token}`, null, prefix);
+        expect(status).toBe(200);
+        expect(data.invitation).toMatchObject({ expiresAt: "2031-03-09T04:30:00.000Z", timeZone: "America/New_York" });
+        const html = await renderAt(
+          `${prefix}/accept-invite`,
+          createElement(page.default, { loaderData: data, actionData: undefined } as never),
+        );
+        expect(html).toContain(`>${day}</time>`);
+      }
+    } finally {
+      await sql`update public.organizations set timezone = 'UTC' where id = ${orgId}`.execute(h.db.kysely);
+    }
   });
 
   it("gives each unusable token its own error and status: missing 200, malformed/unknown 404, expired/revoked 410, used 409", async () => {

@@ -39,14 +39,18 @@ it("renders the invitation in each language with the link, the organisation, the
     inviterEmail: "ana@example.test",
     email: "colleague@example.test",
     role: "clinician" as const,
-    expiresAt: "2031-03-09T10:00:00.000Z",
+    // 8 March 2031, 23:00 in New York, the inviting organisation's zone (already the 9th in UTC).
+    orgTimezone: "America/New_York",
+    expiresAt: "2031-03-09T04:00:00.000Z",
   };
   const subjects = new Set<string>();
   for (const { lang } of LANGS) {
     const mail = await renderInvitationEmail(lang, preview, link);
     subjects.add(mail.subject);
     const role = EMAILS[lang].invitation.roles.clinician;
-    const day = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(new Date(preview.expiresAt));
+    const day = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "America/New_York" }).format(
+      new Date(preview.expiresAt),
+    );
     for (const part of [link, preview.orgName, "Ana Ruiz (ana@example.test)", role, day, preview.email]) {
       expect(mail.text, `${lang} text has ${part}`).toContain(part);
     }
@@ -58,6 +62,10 @@ it("renders the invitation in each language with the link, the organisation, the
   }
   // Real translations, not English copies.
   expect(subjects.size).toBe(3);
+  // The expiry is the organisation's day, not UTC's.
+  expect((await renderInvitationEmail("en", preview, link)).text).toContain("March 8, 2031");
+  expect((await renderInvitationEmail("en", preview, link)).text).not.toContain("March 9, 2031");
+  expect((await renderInvitationEmail("fr", { ...preview, orgTimezone: "Europe/Paris" }, link)).text).toContain("9 mars 2031");
 });
 
 describeEachDatabase("invitation emails, resend and listing", (target) => {
@@ -154,6 +162,33 @@ describeEachDatabase("invitation emails, resend and listing", (target) => {
       expect(await auditCount("invitation.created", id, owner.id)).toBe(1);
     });
   }
+
+  it("the email's expiry is the day on the organisation's clock, read through invitation_preview()", async () => {
+    await sql`update public.organizations set timezone = 'America/New_York' where id = ${orgId}`.execute(h.db.kysely);
+    try {
+      const to = `zoned-${randomUUID().slice(0, 8)}@example.test`;
+      expect((await invite(owner, { email: to, role: "staff" })).status).toBe(201);
+      const mail = (await invitationEmails(h.db, to))[0];
+      if (!mail) throw new Error("no email");
+      // Whenever the suite runs: the day printed is the expiry's day in New York.
+      const { rows } = await sql<{ expires_at: Date }>`select expires_at from public.invitations where email = ${to}`.execute(
+        h.db.kysely,
+      );
+      const expiry = rows[0]?.expires_at ?? new Date(Number.NaN);
+      const newYorkDay = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "America/New_York" }).format(expiry);
+      expect(mail.text_body).toContain(newYorkDay);
+      // At the edge: 23:30 in New York, already tomorrow in UTC.
+      const { token } = acceptLink(mail.text_body);
+      await sql`update public.invitations set expires_at = '2031-03-09T04:30:00Z' where email = ${to}`.execute(h.db.kysely);
+      const preview = await getInvitationPreview({ db: h.db, viewerId: null, token });
+      expect(preview).toMatchObject({ orgTimezone: "America/New_York", expiresAt: "2031-03-09T04:30:00.000Z", state: "pending" });
+      if (!preview) throw new Error("no preview");
+      const rendered = await renderInvitationEmail("es", preview, "https://x.test/");
+      expect(rendered.text).toContain("8 de marzo de 2031");
+    } finally {
+      await sql`update public.organizations set timezone = 'UTC' where id = ${orgId}`.execute(h.db.kysely);
+    }
+  });
 
   it("resend rotates the token: the old link stops working, the new one works; expiry restarts; audited; emailed again", async () => {
     const invitee = await h.user({ email: `resent-${randomUUID().slice(0, 8)}@example.test` });

@@ -3,7 +3,7 @@ import { createElement, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { createRoutesStub } from "react-router";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "#app/db/database.server.ts";
 import type { OrgRole } from "#app/db/schema.ts";
 import { resources } from "#app/i18n/resources.server.ts";
@@ -13,6 +13,7 @@ import * as auditPage from "#app/routes/app/settings/audit.tsx";
 import * as membersPage from "#app/routes/app/settings/members.tsx";
 import * as organizationPage from "#app/routes/app/settings/organization.tsx";
 import { userContext } from "#app/services/session/user-context.ts";
+import { dayInZone } from "#app/utils/zoned-time.ts";
 import { TEST_SITE_URL } from "#tests/setup/auth.ts";
 import { createTestContext } from "#tests/setup/context.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
@@ -499,6 +500,8 @@ describeEachDatabase("organisation settings pages", (target) => {
       "before=-1",
       "before=99999999999999999999",
       "action=org.updated&action=member.left",
+      "day=2024-02-30",
+      "day=2024-03-31&to=2024-04-01",
     ]) {
       const res = await call(db, auditPage, w.users.admin, w.orgId, `/settings/audit?${query}`);
       expect(res.status, query).toBe(400);
@@ -533,8 +536,9 @@ describeEachDatabase("organisation settings pages", (target) => {
     expect(await rows(a.users.owner, a.orgId)).toEqual(["member.role_changed", "org.updated"]);
     expect(await rows(a.users.owner, a.orgId, `?actor=${a.users.admin.id}`)).toEqual(["member.role_changed"]);
     expect(await rows(a.users.owner, a.orgId, "?action=org.updated")).toEqual(["org.updated"]);
+    // The days are the organisation's (validUpdate moved A to Europe/Paris), whatever the hour the suite runs at.
     const days = (await call(db, auditPage, a.users.owner, a.orgId, "/settings/audit")).data.rows.map((r: { atIso: string }) =>
-      r.atIso.slice(0, 10),
+      dayInZone(r.atIso, "Europe/Paris"),
     );
     expect(await rows(a.users.owner, a.orgId, `?from=${days.at(-1)}&to=${days[0]}`)).toHaveLength(2);
     expect(await rows(a.users.owner, a.orgId, `?from=${days.at(-1)}&to=${days[0]}&action=member.role_changed`)).toEqual([
@@ -557,6 +561,85 @@ describeEachDatabase("organisation settings pages", (target) => {
     // Asking for A by deep link is the 404 of a page validity failure.
     const deep = await call(db, auditPage, b.users.owner, b.orgId, `/settings/audit?org=${a.orgId}`);
     expect(deep.status).toBe(404);
+  });
+
+  /**
+   * Audit rows at chosen instants through the owner connection (the app writes `at` with the
+   * database's clock, which no test can pin), newest last.
+   */
+  async function plantAudit(orgId: string, actorId: string, entries: [action: string, at: string][]) {
+    for (const [action, at] of entries) {
+      await sql`insert into public.audit_log (org_id, actor_id, action, entity, entity_id, at)
+                values (${orgId}, ${actorId}, ${action}, 'organization', ${orgId}, ${at}::timestamptz)`.execute(db.kysely);
+    }
+  }
+
+  it("Audit log: a day is the organisation's day at 23:30 and 00:30 local, on 23- and 25-hour days, whenever the suite runs", async () => {
+    // Run "at" 23:30 UTC, when the UTC day is already not the day in Paris nor in New York: nothing may depend on it.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2024-03-30T23:30:00Z") });
+    try {
+      const w = await world();
+      await sql`update public.organizations set timezone = 'Europe/Paris' where id = ${w.orgId}`.execute(db.kysely);
+      await plantAudit(w.orgId, w.users.owner.id, [
+        // 30 March, 23:30 in Paris (UTC+1): still the 30th there, the 30th in UTC too.
+        ["org.updated", "2024-03-30T22:30:00Z"],
+        // 31 March, 00:30 in Paris: the 31st there, still the 30th in UTC.
+        ["member.role_changed", "2024-03-30T23:30:00Z"],
+        // 31 March is 23 hours long in Paris (02:00 → 03:00); 23:30 (UTC+2) is its last half hour.
+        ["invitation.created", "2024-03-31T21:30:00Z"],
+        // 1 April, 00:30 in Paris: already April there, still 31 March in UTC.
+        ["invitation.revoked", "2024-03-31T22:30:00Z"],
+      ]);
+      const page = async (query: string) => (await call(db, auditPage, w.users.owner, w.orgId, `/settings/audit${query}`)).data;
+      const actions = async (query: string) => (await page(query)).rows.map((r: { action: string }) => r.action);
+      expect(await actions("?day=2024-03-30")).toEqual(["org.updated"]);
+      expect(await actions("?day=2024-03-31")).toEqual(["invitation.created", "member.role_changed"]);
+      expect(await actions("?day=2024-04-01")).toEqual(["invitation.revoked"]);
+      expect(await actions("?from=2024-03-31&to=2024-03-31")).toEqual(["invitation.created", "member.role_changed"]);
+      expect(await actions("?from=2024-03-31")).toEqual(["invitation.revoked", "invitation.created", "member.role_changed"]);
+      expect(await actions("?to=2024-03-30")).toEqual(["org.updated"]);
+      // The times shown are Paris times, in the page's language; the day filter comes back in the form.
+      const paris = await page("?day=2024-03-31");
+      expect(paris.filters).toMatchObject({ from: "2024-03-31", to: "2024-03-31" });
+      expect(paris.rows.map((r: { at: string }) => r.at)).toEqual([
+        new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "medium", timeZone: "Europe/Paris" }).format(
+          new Date("2024-03-31T21:30:00Z"),
+        ),
+        new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "medium", timeZone: "Europe/Paris" }).format(
+          new Date("2024-03-30T23:30:00Z"),
+        ),
+      ]);
+      expect(paris.rows[0].at).toMatch(/Mar 31, 2024.*11:30:00\sPM/);
+      expect(paris.rows[1].at).toMatch(/Mar 31, 2024.*12:30:00\sAM/);
+      const fr = (await call(db, auditPage, w.users.owner, w.orgId, "/fr/settings/audit?day=2024-04-01")).data.rows;
+      expect(fr.map((r: { at: string }) => r.at)).toEqual(["1 avr. 2024, 00:30:00"]);
+      // "day" is one day: together with from/to it is ambiguous, a 400.
+      expect((await call(db, auditPage, w.users.owner, w.orgId, "/settings/audit?day=2024-03-31&from=2024-03-30")).status).toBe(
+        400,
+      );
+
+      // New York: 3 November 2024 is 25 hours long (02:00 EDT → 01:00 EST).
+      const ny = await world();
+      await sql`update public.organizations set timezone = 'America/New_York' where id = ${ny.orgId}`.execute(db.kysely);
+      await plantAudit(ny.orgId, ny.users.owner.id, [
+        ["org.updated", "2024-11-03T03:30:00Z"], // 2 November, 23:30 EDT (UTC: the 3rd)
+        ["member.role_changed", "2024-11-03T04:30:00Z"], // 3 November, 00:30 EDT
+        ["invitation.created", "2024-11-04T04:30:00Z"], // 3 November, 23:30 EST (UTC: the 4th)
+        ["invitation.revoked", "2024-11-04T05:30:00Z"], // 4 November, 00:30 EST
+      ]);
+      const nyActions = async (query: string) =>
+        (await call(db, auditPage, ny.users.owner, ny.orgId, `/settings/audit${query}`)).data.rows.map(
+          (r: { action: string }) => r.action,
+        );
+      expect(await nyActions("?day=2024-11-02")).toEqual(["org.updated"]);
+      expect(await nyActions("?day=2024-11-03")).toEqual(["invitation.created", "member.role_changed"]);
+      expect(await nyActions("?day=2024-11-04")).toEqual(["invitation.revoked"]);
+      const nyRows = (await call(db, auditPage, ny.users.owner, ny.orgId, "/settings/audit?day=2024-11-03")).data.rows;
+      expect(nyRows[0].at).toMatch(/Nov 3, 2024.*11:30:00\sPM/);
+      expect(nyRows[1].at).toMatch(/Nov 3, 2024.*12:30:00\sAM/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("Audit log: the page renders actor, translated action, entity, details and the filters (Spanish)", async () => {

@@ -1,9 +1,13 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { createElement } from "react";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { PatientResults } from "#app/components/patients/patient-results.tsx";
+import { VisitList } from "#app/components/patients/visit-list.tsx";
 import type { OrgRole } from "#app/db/schema.ts";
 import { action, loader } from "#app/routes/app/dashboard.tsx";
 import { type MemberOrg, orgContext } from "#app/services/org-context/current-org.ts";
 import { DIRECTORY_PAGE_SIZE } from "#app/services/patients/directory.server.ts";
+import { renderAt } from "#tests/billing/render.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { seedPatient, seedVisit, type VisitHarness } from "./harness.ts";
 
@@ -37,7 +41,7 @@ describeEachDatabase("/dashboard patients and visits", (target) => {
     return rows[0]?.id ?? "";
   }
 
-  function contextAs(role: OrgRole) {
+  function contextAs(role: OrgRole, timezone = "Europe/Paris") {
     const context = h.context();
     const user = h.a.users[role];
     const org = {
@@ -47,7 +51,7 @@ describeEachDatabase("/dashboard patients and visits", (target) => {
       kind: "practice",
       plan: "Clinic",
       pms: "none",
-      timezone: "Europe/Paris",
+      timezone,
       region: "eu",
       trial_ends_at: null,
       role,
@@ -63,11 +67,11 @@ describeEachDatabase("/dashboard patients and visits", (target) => {
   }
 
   /** The action's answer as the client sees it: a redirect, or data with a status (4xx). */
-  async function post(fields: Record<string, string>, role: OrgRole = "staff") {
+  async function post(fields: Record<string, string>, role: OrgRole = "staff", timezone?: string) {
     const request = new Request("http://murmur.test/fr/dashboard", { method: "POST", body: new URLSearchParams(fields) });
     let result: unknown;
     try {
-      result = await action({ request, context: contextAs(role), params: {} } as never);
+      result = await action({ request, context: contextAs(role, timezone), params: {} } as never);
     } catch (thrown) {
       if (!(thrown instanceof Response)) throw thrown;
       result = thrown;
@@ -257,6 +261,58 @@ describeEachDatabase("/dashboard patients and visits", (target) => {
       expect(body.error, JSON.stringify(fields)).toBe(code);
       expect(body.values.display_name ?? "").toBe(fields.display_name ?? "");
     }
+  });
+
+  it("takes 'today' for a date of birth in the organisation's time zone, at 00:30 and 23:30 local", async () => {
+    const dobOf = async (response: Response) => {
+      const id = new URL(response.headers.get("location") ?? "", "http://murmur.test").searchParams.get("created");
+      const { rows } = await sql<{ dob: string }>`
+        select to_char(date_of_birth, 'YYYY-MM-DD') as dob from public.patients where id = ${id}`.execute(h.db.kysely);
+      return rows[0]?.dob;
+    };
+    try {
+      // 6 March, 00:30 in Paris, still the 5th in UTC: a baby born today in Paris is born on the 6th.
+      vi.useFakeTimers({ toFake: ["Date"], now: new Date("2024-03-05T23:30:00Z") });
+      const born = await post({ display_name: "Bébé Martin", date_of_birth: "2024-03-06" });
+      expect(born.status).toBe(302);
+      expect(await dobOf(born)).toBe("2024-03-06");
+      expect((await (await post({ display_name: "Ann", date_of_birth: "2024-03-07" })).json()).error).toBe(
+        "invalid_date_of_birth",
+      );
+      // 5 March, 23:30 in New York, already the 6th in UTC: the 6th is tomorrow there.
+      vi.setSystemTime(new Date("2024-03-06T04:30:00Z"));
+      const tomorrow = await post({ display_name: "Ann", date_of_birth: "2024-03-06" }, "staff", "America/New_York");
+      expect(tomorrow.status).toBe(400);
+      expect((await tomorrow.json()).error).toBe("invalid_date_of_birth");
+      const today = await post({ display_name: "Baby Jones", date_of_birth: "2024-03-05" }, "staff", "America/New_York");
+      expect(today.status).toBe(302);
+      // A date of birth is a calendar day: stored and shown as typed, whatever the zones.
+      expect(await dobOf(today)).toBe("2024-03-05");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("prints visit times on the organisation's clock and dates of birth as calendar days", async () => {
+    const patient = await insertPatient(h.a.orgId, `Quillon ${Date.now()}`, { date_of_birth: "1970-03-06" });
+    const visit = await seedVisit(h, { patientId: patient, status: "transcribed" });
+    // 6 March 2024, 00:30 in Paris: still the 5th in UTC.
+    await sql`update public.visits set created_at = '2024-03-05T23:30:00Z' where id = ${visit}`.execute(h.db.kysely);
+    const page = await load(`?q=${encodeURIComponent("Quillon")}`, "clinician");
+    const [found] = page.patients.items;
+    expect(found.date_of_birth).toBe("1970-03-06");
+    const html = await renderAt(
+      "/fr/dashboard",
+      createElement(PatientResults, { q: "Quillon", patients: page.patients, created: null, timeZone: page.timeZone }),
+    );
+    expect(html).toContain("6 mars 2024, 00:30");
+    expect(html).not.toContain("5 mars 2024");
+    expect(html).toContain("6 mars 1970");
+    const visits = await renderAt(
+      "/dashboard",
+      createElement(VisitList, { visits: found.latest_visits, timeZone: "America/New_York" }),
+    );
+    expect(visits).toMatch(/Mar 5, 2024, 6:30\sPM/);
   });
 
   it("refuses a duplicate external id with 409 and an admin with 403, creating nothing", async () => {

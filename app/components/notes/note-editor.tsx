@@ -4,6 +4,7 @@ import { Link, useRevalidator } from "react-router";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { CodingPage } from "#app/services/notes/editor-page.server.ts";
 import type { NoteSentence } from "#app/services/notes/model.ts";
+import { formatDate } from "#app/utils/zoned-time.ts";
 import { DraftForm } from "./draft-form.tsx";
 import { piecesFor } from "./evidence.ts";
 import { ExportBar } from "./export-bar.tsx";
@@ -17,8 +18,11 @@ import { VersionHistory } from "./version-history.tsx";
 
 type NotePage = Extract<CodingPage, { kind: "note" }>;
 
-/** The note editor (issue 6): the note beside its transcript, evidence on hover, audio on click. */
-export function NoteEditor({ page, error }: { page: NotePage; error?: string }) {
+/**
+ * The note editor (issue 6): the note beside its transcript, evidence on hover, audio on click.
+ * Times (signature, versions) are on the organisation's clock, `timeZone`.
+ */
+export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone: string; error?: string }) {
   const { t, i18n } = useTranslation("notes");
   const { note } = page;
   const revalidator = useRevalidator();
@@ -37,8 +41,7 @@ export function NoteEditor({ page, error }: { page: NotePage; error?: string }) 
     audio.play().catch(() => {});
   }, []);
   const signed = note.status === "signed" || note.status === "amended";
-  const format = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  const format = (iso: string) => formatDate(iso, i18n.language, timeZone);
 
   return (
     <article className="note-editor" data-testid="note-editor" data-status={note.status} data-note-language={note.language}>

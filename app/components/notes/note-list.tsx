@@ -2,12 +2,21 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { RecentNote } from "#app/services/notes/notes.server.ts";
+import { formatDate } from "#app/utils/zoned-time.ts";
 
 /** /coding without an id: the organisation's newest notes; the dashboard: the drafts to sign ("drafts"). */
-export function NoteList({ notes, variant = "list" }: { notes: readonly RecentNote[]; variant?: "list" | "drafts" }) {
+export function NoteList({
+  notes,
+  timeZone,
+  variant = "list",
+}: {
+  notes: readonly RecentNote[];
+  /** The organisation's time zone: the server's and the browser's rendering print the same time. */
+  timeZone: string;
+  variant?: "list" | "drafts";
+}) {
   const { t, i18n } = useTranslation("notes");
   const localize = useLocalizedPath();
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
   return (
     <section aria-labelledby={`notes-${variant}`} data-testid={variant === "list" ? "note-list" : "draft-notes"}>
       <h2 id={`notes-${variant}`}>{t(`${variant}.title`)}</h2>
@@ -24,7 +33,7 @@ export function NoteList({ notes, variant = "list" }: { notes: readonly RecentNo
               <br />
               <small>
                 {n.template_name} · {t(`status.${n.status}`)} ·{" "}
-                <time dateTime={n.created_at}>{date.format(new Date(n.created_at))}</time>
+                <time dateTime={n.created_at}>{formatDate(n.created_at, i18n.language, timeZone)}</time>
               </small>
             </li>
           ))}

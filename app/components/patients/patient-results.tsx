@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
 import { useLocale } from "#app/i18n/use-locale.ts";
 import type { ListPage, PatientListItem } from "#app/services/patients/directory.server.ts";
-import { formatCalendarDate } from "./format-date.ts";
+import { formatCalendarDate } from "#app/utils/zoned-time.ts";
 import { Pagination } from "./pagination.tsx";
 import { VisitList } from "./visit-list.tsx";
 

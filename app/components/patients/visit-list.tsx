@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useLocale, useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { VisitListItem } from "#app/services/patients/directory.server.ts";
-import { formatDate } from "./format-date.ts";
+import { formatDate } from "#app/utils/zoned-time.ts";
 import { VisitBadges } from "./visit-badges.tsx";
 
 /** Visits as a list of links to `/transcribing?visit_id=`, with who, when, language and state. */

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { zonedDayBounds, zonedDayStart } from "#app/utils/zoned-time.ts";
 import type { OrgAuditAction } from "./audit.server.ts";
 import { asActor, checkOrgId, MANAGER_ROLES, type OrgServiceArgs, requireMemberRole, requireRole } from "./context.server.ts";
 
@@ -72,8 +73,9 @@ export async function listAuditLog(
       .where("a.org_id", "=", args.orgId);
     if (filters.actorId) query = query.where("a.actor_id", "=", filters.actorId);
     if (filters.action) query = query.where("a.action", "=", filters.action);
+    // Days are the organisation's: [start of `from`, start of the day after `to`) on its wall clock.
     if (filters.from) query = query.where("a.at", ">=", zonedDayStart(filters.from, org.timezone));
-    if (filters.to) query = query.where("a.at", "<", zonedDayStart(nextDay(filters.to), org.timezone));
+    if (filters.to) query = query.where("a.at", "<", zonedDayBounds(filters.to, org.timezone).end);
     if (filters.before) {
       // The cursor row's own timestamp, read in the database: JavaScript dates would drop its microseconds.
       query = query.where(
@@ -101,38 +103,4 @@ export async function listAuditLog(
       timezone: org.timezone,
     };
   });
-}
-
-function nextDay(day: string): string {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
-}
-
-/** How far `timeZone`'s wall clock is ahead of UTC at `instant`, in milliseconds. */
-function zoneOffsetMs(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(instant));
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return wall - (instant - (((instant % 1000) + 1000) % 1000));
-}
-
-/**
- * The instant a calendar day starts in `timeZone`. Done in JavaScript rather than with `at time zone`
- * so a zone the server's ICU knows but the database's tz data does not cannot fail the query.
- */
-export function zonedDayStart(day: string, timeZone: string): Date {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  const wall = Date.UTC(y, m - 1, d);
-  const guess = wall - zoneOffsetMs(wall, timeZone);
-  // Second pass: the offset at the guess differs from the one at `wall` when a DST change falls between them.
-  return new Date(wall - zoneOffsetMs(guess, timeZone));
 }

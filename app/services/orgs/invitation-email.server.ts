@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { DEFAULT_LOCALE, type Locale, localizePath } from "#app/i18n/config.ts";
 import type { AuthRuntime } from "#app/services/auth/auth-runtime.server.ts";
 import type { RenderedEmail } from "#app/services/auth/mailer.server.ts";
+import { formatInZone } from "#app/utils/zoned-time.ts";
 import enEmails from "../../../locales/en/emails.json" with { type: "json" };
 import esEmails from "../../../locales/es/emails.json" with { type: "json" };
 import frEmails from "../../../locales/fr/emails.json" with { type: "json" };
@@ -49,12 +50,13 @@ function inviterLabel(preview: Pick<InvitationPreview, "inviterName" | "inviterE
 /** The translated invitation: organisation, inviter, role, expiry date and the accept link. */
 export async function renderInvitationEmail(
   locale: Locale,
-  preview: Pick<InvitationPreview, "orgName" | "inviterName" | "inviterEmail" | "email" | "role" | "expiresAt">,
+  preview: Pick<InvitationPreview, "orgName" | "orgTimezone" | "inviterName" | "inviterEmail" | "email" | "role" | "expiresAt">,
   link: string,
 ): Promise<RenderedEmail> {
   const t = await translator(locale);
-  // The expiry is a day, not an instant: a long date in UTC reads the same wherever the invitee is.
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(preview.expiresAt));
+  // The expiry's day on the inviting organisation's clock: the day its Settings → Invitations and
+  // the accept page show, whatever the zone of the server or of the invitee.
+  const date = formatInZone(preview.expiresAt, locale, preview.orgTimezone, { dateStyle: "long" });
   const vars = { org: preview.orgName, inviter: inviterLabel(preview), role: t(`invitation.roles.${preview.role}`) };
   const subject = t("invitation.subject", vars);
   const heading = t("invitation.heading", vars);

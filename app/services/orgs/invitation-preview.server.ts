@@ -10,6 +10,8 @@ export type InvitationState = (typeof INVITATION_STATES)[number];
 
 export interface InvitationPreview {
   orgName: string;
+  /** The organisation's time zone (IANA): the expiry reads on its clock, as in Settings → Invitations. */
+  orgTimezone: string;
   inviterName: string | null;
   inviterEmail: string | null;
   /** The address the invitation was sent to. */
@@ -42,18 +44,20 @@ export async function getInvitationPreview(args: {
   return withActor(args.db, { userId: args.viewerId, orgId: null }, async (trx) => {
     const { rows } = await sql<{
       org_name: string;
+      org_timezone: string;
       inviter_name: string | null;
       inviter_email: string | null;
       email: string;
       role: OrgRole;
       state: InvitationState;
       expires_at: Date | string;
-    }>`select org_name, inviter_name, inviter_email, email, role, state, expires_at
+    }>`select org_name, org_timezone, inviter_name, inviter_email, email, role, state, expires_at
        from public.invitation_preview(${hashToken(args.token)})`.execute(trx);
     const row = rows[0];
     if (!row) return null;
     return {
       orgName: row.org_name,
+      orgTimezone: row.org_timezone,
       inviterName: row.inviter_name,
       inviterEmail: row.inviter_email,
       email: row.email,

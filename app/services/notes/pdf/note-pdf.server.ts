@@ -1,5 +1,6 @@
 import { resources } from "#app/i18n/resources.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { zonedDateTime } from "#app/utils/zoned-time.ts";
 import { checkNoteId, requireNoteRole } from "../access.server.ts";
 import { loadNote, loadVersions, noteView } from "../note-rows.server.ts";
 import { noteBlocks } from "../render.ts";
@@ -17,7 +18,7 @@ export async function notePdf(
 ): Promise<{ filename: string; bytes: Uint8Array<ArrayBuffer> }> {
   checkOrgId(args.orgId);
   checkNoteId(args.noteId);
-  const { note, visit } = await asActor(args, args.orgId, async (trx) => {
+  const { note, visit, timeZone } = await asActor(args, args.orgId, async (trx) => {
     await requireNoteRole(trx, args.orgId, args.actor.userId);
     const row = await loadNote(trx, args.orgId, args.noteId);
     const view = noteView(row, await loadVersions(trx, args.orgId, args.noteId));
@@ -28,14 +29,16 @@ export async function notePdf(
       .where("v.org_id", "=", args.orgId)
       .where("v.id", "=", row.visit_id)
       .executeTakeFirstOrThrow();
-    return { note: view, visit: info };
+    const org = await trx.selectFrom("organizations").select("timezone").where("id", "=", args.orgId).executeTakeFirstOrThrow();
+    return { note: view, visit: info, timeZone: org.timezone };
   });
   const labels: Labels = resources[note.language].notes.pdf;
-  const date = (iso: string | Date) => new Date(iso).toISOString().slice(0, 16).replace("T", " ");
+  // Times on the organisation's clock, named, so the printed record reads as the practice lived it.
+  const date = (iso: string | Date) => `${zonedDateTime(iso, timeZone)} ${timeZone}`;
   const lines: PdfLine[] = [
     { text: note.template_name, bold: true, size: 16 },
     { text: `${labels.patient}: ${visit.display_name}`, gap: 6 },
-    { text: `${labels.visit}: ${visit.title ? `${visit.title} — ` : ""}${date(visit.created_at)} UTC` },
+    { text: `${labels.visit}: ${visit.title ? `${visit.title} — ` : ""}${date(visit.created_at)}` },
     { text: `${labels.status}: ${labels.statuses[note.status]}` },
   ];
   for (const block of noteBlocks(note.sections, note.headers)) {
@@ -49,7 +52,7 @@ export async function notePdf(
     lines.push({ text: labels.signature, bold: true, size: 12, gap: 16 });
     for (const v of signed) {
       const what = v.kind === "signed" ? labels.signed : labels.amended;
-      lines.push({ text: `${what} ${date(v.created_at)} UTC${v.amendment_reason ? ` — ${v.amendment_reason}` : ""}`, size: 9.5 });
+      lines.push({ text: `${what} ${date(v.created_at)}${v.amendment_reason ? ` — ${v.amendment_reason}` : ""}`, size: 9.5 });
     }
     lines.push({ text: `${labels.hash}: ${note.content_hash}`, size: 9 });
   } else {
