@@ -35,6 +35,15 @@ export const EnvSchema = z
       .default("false")
       .transform((v) => v === "true"),
     AUTH_JWT_EXPIRY: z.coerce.number().int().min(30).max(604_800).default(3600),
+    /**
+     * Seconds during which a just-rotated refresh token may be presented again (two tabs, or the
+     * server and the browser, refreshing at once) and answers with the session's current tokens
+     * (GoTrue's GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL); 0 turns the grace off.
+     */
+    AUTH_REFRESH_TOKEN_REUSE_INTERVAL: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      z.coerce.number().int().min(0).max(300).default(10),
+    ),
     AUTH_DISABLE_SIGNUP: z
       .enum(["true", "false"])
       .default("false")
@@ -65,6 +74,11 @@ export const EnvSchema = z
     ...NotesEnvShape,
     /** Largest request body accepted outside upload routes, in bytes. */
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+    /**
+     * On SIGTERM/SIGINT the server exits within this long, whatever is still running (server/shutdown.ts):
+     * requests drain and jobs finish in the first part, the database closes in the rest.
+     */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
   })
   .superRefine((env, ctx) => {
     checkStorageEnv(env, ctx);
