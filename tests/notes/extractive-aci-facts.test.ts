@@ -25,12 +25,28 @@ function numbersIn(text: string): Set<string> {
 /** Letters and digits only: evidence quotes keep the words said, with tidied spacing. */
 const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "");
 
+/**
+ * The rewriting stage's one spelled-out number, as the engine writes it: "in a month" → "in 1
+ * month", "in a couple of weeks" → "in 2 weeks" (issue 18).
+ */
+function saidTimings(text: string): string {
+  return text
+    .replace(/\bin (?:a|one) (week|month|year|day)\b/gi, "in 1 $1")
+    .replace(/\bin (?:a )?couple (?:of )?(weeks|months|days)\b/gi, "in 2 $1");
+}
+
+/** A problem's list number ("1. Heart failure: …") is the note's structure, not a fact. */
+export function withoutListNumbers(note: string): string {
+  return note.replace(/^\d{1,2}\.\s/gm, "");
+}
+
 /** Numbers and drugs in a note that its dialogue never said. */
-function inventions(id: string, dialogue: string, note: string): string[] {
+function inventions(id: string, dialogue: string, rawNote: string): string[] {
   const lexicon = lexiconFor("en");
+  const note = withoutListNumbers(rawNote);
   const said = dialogue
     .split("\n")
-    .map((line) => numbersToDigits(expandContractions(tidySpacing(line, "en"), "en"), lexicon))
+    .map((line) => saidTimings(numbersToDigits(expandContractions(tidySpacing(line, "en"), "en"), lexicon)))
     .join("\n");
   const saidNumbers = numbersIn(said);
   const saidDrugs = new Set(findDrugs(dialogue));
