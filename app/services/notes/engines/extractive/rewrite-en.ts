@@ -99,6 +99,23 @@ const ANY: Rule[] = [
     "",
   ],
   [/\bI (?:do |really |also )?(?:think|believe) (?:that )?(?=\S)/gi, ""],
+  [/^[a-z]+,\s+(?=(?:I|it|we|he|she|this|that)\b)/, ""],
+  [/\b(?:I am sorry|sorry|excuse me)\b,?\s*/gi, ""],
+  [
+    /^(?:so )?my (?:impression|assessment)(?: of (?:him|her|them|the patient))?(?: (?:at this time|today|here))?,?\s*(?:is (?:that )?)?/i,
+    "",
+  ],
+  [/^from (?:a|an|the) ([a-z][a-z -]{2,30}) (?:standpoint|perspective),?\s*/i, (_m, topic: string) => `${topic}: `],
+  [
+    /\bI (?:am|was) (?:very |really |so )?(?:happy|pleased|glad|thrilled)(?: to (?:see|hear)| with| that)?(?: how| that)?\s*/gi,
+    "",
+  ],
+  [/\bI (?:do not|did not|don't|didn't) (?:see|appreciate|hear|find|detect) (?:any |an |a )?/gi, "no "],
+  [/\bI (?:do not|don't) (?:feel|think|see) (?:that )?(?:there is )?(?:the |a |any )?need (?:to|for)\b/gi, "no need to"],
+  [
+    /\b(?:I|we) (?:have |had |also )?(?:talked|discussed|spoke|went over)(?: about| with (?:him|her|them)(?: about)?)?\b/gi,
+    "discussed",
+  ],
   // Problem lead-ins ("for his first problem, his heart failure,"): the problem heading carries them.
   [
     new RegExp(
@@ -359,7 +376,14 @@ const PLAN: Rule[] = [
 
 const TIDY: Rule[] = [
   // "We will" left after the role's rules: the note's shorthand "will" ("Will review the echocardiogram").
-  [/\b(?:I|we) (?:will|are going to|am going to|'ll|are gonna)\b/gi, "will"],
+  [/\b(?:I|we) (?:also |still |really |then |probably )?(?:will|are going to|am going to|'ll|are gonna)\b/gi, "will"],
+  [/\b(?:I|we) (?:also |still |then )?(can|could|might|may|should|would|need to|have to|will need to)\b/gi, "$1"],
+  [/\bI (?:also |still )?(?:want|would like|need|wanted) to\s+/gi, ""],
+  [
+    /\b(?:we|I) (?:have |had )?(placed|put|started|sent|referred|gave|drew|did|ordered|got|checked|obtained|prescribed|increased|decreased|changed|stopped|reviewed|treated|called|explained|advised|recommended|examined|counseled|told|asked|saw|spoke)\b/gi,
+    "$1",
+  ],
+  [/\bfor us to\b/gi, "to"],
   [new RegExp(`,?\\s*(?:and|so)\\s+(?:I|we) (?:do |also )?(?:want|would like|need) ${OBJ} to\\s+`, "gi"), ", and advised to "],
   [/^(?:it )?(?:sounds|looks|seems) like\s+/i, ""],
   [/\bcome back (?:to see|and see) (?:me|us)\b/gi, "return"],
