@@ -143,7 +143,8 @@ const ANY: Rule[] = [
     "",
   ],
   [/\ba little bit\b/gi, "a little"],
-  [/^(?:that means|which means|and|but|so|then|also|now|anyway|okay|alright|yeah|yes|no|well)\b,?\s*/i, ""],
+  [/^(?:that means|which means|and|but|so|then|also|now|anyway|okay|alright|yeah|well)\b,?\s*/i, ""],
+  [/^(?:yes|no),\s*/i, ""],
   [/^(?:and|so|but),?\s+/i, ""],
   [/,\s*(?:so|and|but)\s*$/i, ""],
   [/,\s*(?:right|okay|ok|alright|you see|correct)\s*$/i, ""],
@@ -157,6 +158,7 @@ const ANY: Rule[] = [
     /\b(to|the|a|an|of|have|has|had|is|are|was|were|with|some|his|her|their|on|in|for|at|be|been|get|put|that|any|my|your|these|those|this)\s*,\s+/gi,
     "$1 ",
   ],
+  [/\b(notice|noticed|see|hear|appreciate|feel|think|know|guess|mean|say)\s*,\s+/gi, "$1 "],
   // A cut-off word ("call 911-", "left-") and stutters over a word boundary.
   [/(\w)-(?=\s|$)/g, "$1"],
   // Frequencies as notes write them.
@@ -173,6 +175,20 @@ const ANY: Rule[] = [
 ];
 
 const REPORTED: Rule[] = [
+  [
+    new RegExp(
+      `^${S} ${ADV}(?:does not|did not|has not|has never|had not|never) (?:had |have |get |got |notice |noticed |experience |experienced |feel |felt )?(?:any )?(?=(?:[a-z]+ ){0,3}${SYMPTOM_NOUN}\\b)`,
+      "i",
+    ),
+    "denies ",
+  ],
+  [
+    new RegExp(
+      `^${S} ${ADV}(?:is|was|has been|feels|felt|has felt|gets|got|has been feeling|is feeling|has been getting) (?:so |very |more |really |pretty |quite |extremely |slightly |a lot more )?(${ADJ})(?: and (?:so |very |more )?(${ADJ}))?\\b`,
+      "i",
+    ),
+    (_m, a: string, b?: string) => `reports ${adjList(a, b)}`,
+  ],
   [
     new RegExp(`^${S} ${ADV}(?:has been|is|was|had been|has|keeps|kept) (${ING})\\b`, "i"),
     (_m, v: string) => `reports ${SYMPTOM_ING[v.toLowerCase()] ?? v}`,
@@ -193,24 +209,10 @@ const REPORTED: Rule[] = [
   ],
   [
     new RegExp(
-      `^${S} ${ADV}(?:has|had) (?:had )?(?:some |a lot of |lots of |a few |a |an |this |these |that )?(?=(?:[a-z]+ ){0,3}${SYMPTOM_NOUN}\\b)`,
+      `^${S} ${ADV}(?:has|had) (?!not\\b|no\\b|never\\b)(?:had )?(?:some |a lot of |lots of |a few |a |an |this |these |that )?(?=(?:[a-z]+ ){0,3}${SYMPTOM_NOUN}\\b)`,
       "i",
     ),
     "reports ",
-  ],
-  [
-    new RegExp(
-      `^${S} ${ADV}(?:is|was|has been|feels|felt|has felt|gets|got) (?:so |very |more |really |pretty |quite |extremely |slightly |a lot more )?(${ADJ})(?: and (?:so |very |more )?(${ADJ}))?\\b`,
-      "i",
-    ),
-    (_m, a: string, b?: string) => `reports ${adjList(a, b)}`,
-  ],
-  [
-    new RegExp(
-      `^${S} ${ADV}(?:does not|did not|has not|has never|never) (?:have|had|get|got|notice|noticed|experience|experienced|feel|felt) (?:any )?(?=(?:[a-z]+ ){0,3}${SYMPTOM_NOUN}\\b)`,
-      "i",
-    ),
-    "denies ",
   ],
   [new RegExp(`^${S} ${ADV}(?:feels|felt) like\\b`, "i"), "reports feeling like"],
   [
@@ -230,7 +232,7 @@ const EXAM: Rule[] = [
   // Lead-ins: "on his physical exam today," / "on her lung exam" / "when I listen to his heart".
   [
     new RegExp(
-      `^(?:on|upon|in|during) (?:${POSS} |your |the |my )?(?:physical |full |today's )?(?:exam|examination|evaluation)(?: today| here)?,?\\s*`,
+      `^(?:on|upon|in|during) (?:${POSS} |your |the |my )?(?:physical |full |today's )?(?:examination|exam|evaluation)\\b(?! of)(?: today| here)?,?\\s*`,
       "i",
     ),
     "",
@@ -251,7 +253,7 @@ const EXAM: Rule[] = [
   ],
   [
     new RegExp(
-      `^(?:examination|exam|evaluation|auscultation|palpation) of (?:${POSS} |the |your )?(${BODY})(?: (?:shows|showed|reveals|revealed|demonstrates|demonstrated))?,?\\s*`,
+      `^(?:on |upon )?(?:examination|exam|evaluation|auscultation|palpation) of (?:${POSS} |the |your )?(${BODY})(?: (?:shows|showed|reveals|revealed|demonstrates|demonstrated))?,?\\s*`,
       "i",
     ),
     (_m, part: string) => `${label(part)}: `,
@@ -287,9 +289,18 @@ const EXAM: Rule[] = [
   [/,?\s*which we (?:have )?(?:heard|seen|noted|appreciated) (?:in the past|before|previously)\b/gi, ", previously noted"],
   [/\bwhich (?:I|we) (?:heard|saw|noted) (?:in the past|before)\b/gi, "previously noted"],
   [/\bno any\b/gi, "no"],
+  [/^([A-Z][^:]{1,30}: )(?:it|they) (?:has|have|is|are|sounds?|looks?|feels?) /, "$1"],
+  [/^([A-Z][^:]{1,30}: )(?:his|her|their) /, "$1"],
 ];
 
 const RESULTS: Rule[] = [
+  [
+    new RegExp(
+      `^(?:I|we) (?:also )?(?:had a chance to |got to )(?:review|look at|look over|go over) (?:${POSS} |your |the )?([a-z0-9 -]{2,30}),\\s*(?:${POSS} |the )?`,
+      "i",
+    ),
+    (_m, what: string) => `${what}: `,
+  ],
   [/\b(?:that|which) we (?:did|got|obtained|ordered|had done|performed)\b/gi, "done"],
   [/^(?:this|that|here) is (?:the |his |her |their |your )?/i, ""],
   [
@@ -318,7 +329,11 @@ const ASSESSMENT: Rule[] = [
   [/\bI (?:do )?(?:think|believe|feel|suspect|would say) (?:that )?(?=this is|it is|that is|these are)/gi, ""],
   [new RegExp(`\\bI (?:do )?(?:think|believe|feel) (?:that )?(?=${S}\\b)`, "gi"), ""],
   [/\bI (?:do )?(?:think|believe|feel) (?:that )?/gi, ""],
-  [/\bI (?:am|was) (?:a little |slightly |somewhat )?(?:worried|concerned) (?:that|about)\s+/gi, "concern for "],
+  [
+    /\bI (?:am|was) (?:a little |slightly |somewhat )?(?:worried|concerned) (?:that )?(?:this|it|that) (?:could|may|might|is) (?:be )?(?:an? )?/gi,
+    "concern for ",
+  ],
+  [/\bI (?:am|was) (?:a little |slightly |somewhat )?(?:worried|concerned) about\s+/gi, "concern for "],
   [new RegExp(`\\bI suspect (?:that )?(?:${S} (?:has|may have|might have) )?`, "gi"), "suspect "],
   [
     new RegExp(`^(?:it|this) (?:sounds|looks|seems) like (?:${S} (?:has|may have|might have|is having) )?(?:an? )?`, "i"),
@@ -349,6 +364,7 @@ const PLAN: Rule[] = [
   [/^let us (?:go ahead and |also )?/i, ""],
   // Verb phrases → orders.
   [new RegExp(`^(?:put|start|get|place) ${OBJ} (?:back )?(?:on|started on) (?:some |a |an |the )?`, "i"), "start "],
+  [new RegExp(`^get (?:${OBJ}|${S}) started (?:on|with) (?:some |a |an |the )?`, "i"), "start "],
   [new RegExp(`^(?:keep|have) ${OBJ} (?:on|continue|continue on|taking) (?:the |${POSS} )?`, "i"), "continue "],
   [new RegExp(`^(?:take|get) ${OBJ} off (?:of )?(?:the |${POSS} )?`, "i"), "stop "],
   [new RegExp(`^(?:refer|send) ${OBJ} (?:over )?(?:to|for) (?:a |an |the )?`, "i"), "refer to "],

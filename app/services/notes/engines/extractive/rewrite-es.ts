@@ -64,7 +64,9 @@ const ANY: Rule[] = [
     ),
     "",
   ],
-  [u("^(?:y|pero|entonces|luego|vale|ok|sí|no|muy bien|perfecto|claro)\\b,?\\s*"), ""],
+  [u("^(?:y|pero|entonces|luego|vale|ok|muy bien|perfecto|claro)\\b,?\\s*"), ""],
+  [u("^(?:sí|si|no),\\s*"), ""],
+  [u("\\b(veo|noto|escucho|encuentro|creo|pienso|digo)\\s*,\\s+", "giu"), "$1 "],
   [u(",\\s*(?:entonces|y|pero)\\s*$"), ""],
   [u(",?\\s*(?:así que |y )?(?:eso|lo cual|lo que) (?:es|está) (?:bien|bueno|muy bien|tranquilizador|perfecto)\\b", "giu"), ""],
   [u("\\b(el|la|los|las|un|una|de|del|a|al|para|con|en|su|sus|es|está|tiene)\\s*,\\s+", "giu"), "$1 "],
@@ -73,7 +75,7 @@ const ANY: Rule[] = [
 ];
 
 const REPORTED: Rule[] = [
-  [u("^(?:le|me) (?:duele|duelen|dolía|dolían) (?:mucho |un poco |bastante )?(?:el |la |los |las )?"), "dolor de "],
+  [u("^(?:le|me) (?:duele|duelen|dolía|dolían) (?:mucho |un poco |bastante )?(?:el |la |los |las )?"), "refiere dolor de "],
   [
     u(`^(?:se siente|está|estaba|se sentía|se encuentra) (?:muy |un poco |bastante |algo )?(${Object.keys(ADJ).join("|")})\\b`),
     (_m, a: string) => `refiere ${ADJ[a.toLowerCase()] ?? a}`,
@@ -95,23 +97,26 @@ const EXAM: Rule[] = [
   [u("^(?:a|en) la palpación (?:abdominal|del abdomen),?\\s*"), "Abdomen: "],
   [
     u(
-      `^(?:el |la |los |las |su |sus )(${ORGAN}) (?:está|están|es|son|se ve|se ven|se escucha|se escuchan|se siente|se palpa|parece|parecen) `,
+      `^(?:el |la |los |las |su |sus )(${ORGAN}(?: derech[oa]| izquierd[oa])?) (?:está|están|es|son|se ve|se ven|se escucha|se escuchan|se siente|se palpa|parece|parecen) `,
     ),
     (_m, organ: string) => `${label(organ)}: `,
   ],
-  [u("^no (?:veo|escucho|encuentro|aprecio|noto|palpo|oigo|hay) (?:ningún |ninguna |nada de |signos de )?"), "sin "],
+  [u("(^|:\\s)no (?:veo|escucho|encuentro|aprecio|noto|palpo|oigo|hay) (?:ningún |ninguna |nada de |signos de )?"), "$1sin "],
   [
     u(
-      "^(?:veo|escucho|encuentro|aprecio|noto|palpo|oigo) (?:también )?(?:que hay )?(?:un |una |unos |unas |algo de |cierto |cierta )?",
+      "(^|:\\s)(?:veo|escucho|encuentro|aprecio|noto|palpo|oigo) (?:también )?(?:que hay )?(?:un |una |unos |unas |algo de |cierto |cierta )?",
     ),
-    "",
+    "$1",
   ],
-  [u("^hay (?:un |una |unos |unas |algo de )?"), ""],
+  [u("(^|:\\s)hay (?:un |una |unos |unas |algo de )?"), "$1"],
 ];
 
 const RESULTS: Rule[] = [
+  [u("^(?:su|sus) "), ""],
   [u("^(?:he|hemos) (?:visto|revisado|recibido) (?:los resultados de |el resultado de )?(?:su |sus |el |la |los |las )?"), ""],
   [u(",?\\s*(?:y )?(?:que |lo que )?(muestra|mostró|indica|revela|reveló)(?: que)?\\b", "giu"), " $1"],
+  [u("^([^,]{2,40}),\\s*no hay "), "$1: sin "],
+  [u("^([^,]{2,40}),\\s*hay (?:un |una )?"), "$1: "],
 ];
 
 const ASSESSMENT: Rule[] = [
@@ -121,7 +126,24 @@ const ASSESSMENT: Rule[] = [
   [u("^parece (?:un |una )"), "probable "],
 ];
 
+const SUBJUNCTIVE: Record<string, string> = {
+  haga: "hacer",
+  tome: "tomar",
+  camine: "caminar",
+  descanse: "descansar",
+  beba: "beber",
+  use: "usar",
+  evite: "evitar",
+  siga: "seguir",
+  vuelva: "volver",
+  deje: "dejar",
+};
+
 const PLAN: Rule[] = [
+  [
+    u(`^(?:quiero|me gustaría|quisiera|le pido) que (?:usted )?(${Object.keys(SUBJUNCTIVE).join("|")})\\b`),
+    (_m, v: string) => SUBJUNCTIVE[v.toLowerCase()] ?? v,
+  ],
   [
     u(
       "^(?:le |te |lo |la )?(?:voy a|vamos a|quiero|me gustaría|quisiera|hay que|habría que) (?:también )?([\\p{L}]+?(?:ar|er|ir))(?:le|la|lo|les|se)?\\b",

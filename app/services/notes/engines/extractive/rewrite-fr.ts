@@ -74,7 +74,9 @@ const ANY: Rule[] = [
     ),
     "",
   ],
-  [u("^(?:et|mais|donc|alors|puis|ensuite|d'accord|ok|oui|non|très bien|parfait)\\b,?\\s*"), ""],
+  [u("^(?:et|mais|donc|alors|puis|ensuite|d'accord|ok|très bien|parfait)\\b,?\\s*"), ""],
+  [u("^(?:oui|non),\\s*"), ""],
+  [u("\\b(vois|note|entends|retrouve|pense|crois|sais|dirais)\\s*,\\s+", "giu"), "$1 "],
   [u(",\\s*(?:donc|et|mais)\\s*$"), ""],
   [u(",?\\s*(?:donc |et )?(?:c'est|ce qui est) (?:bien|bon|rassurant|parfait|super|une bonne nouvelle)\\b", "giu"), ""],
   [u("\\b(le|la|les|un|une|des|de|du|à|au|aux|pour|avec|sur|son|sa|ses|est|a|sont)\\s*,\\s+", "giu"), "$1 "],
@@ -95,7 +97,7 @@ const REPORTED: Rule[] = [
     (_m, a: string) => `signale ${ADJ[a.toLowerCase()] ?? a}`,
   ],
   [
-    u(`^${S} (?:ne |n')(?:a|avait|ressent|ressentait|présente|remarque) (?:pas|jamais|plus) (?:eu )?(de |d'|d’)`),
+    u(`^${S} (?:ne |n')(?:a|avait|ressent|ressens|ressentait|présente|remarque) (?:pas|jamais|plus) (?:eu )?(de |d'|d’)`),
     (_m, de: string) => `pas ${de}`,
   ],
   [
@@ -110,12 +112,12 @@ const REPORTED: Rule[] = [
 ];
 
 const EXAM: Rule[] = [
-  [u("^(?:à|a) l'(?:examen|examen clinique|examen physique)(?: aujourd'hui)?,?\\s*"), ""],
-  [u("^(?:lors de|pendant) l'examen,?\\s*"), ""],
   [
     u(`^(?:à|a) l'(?:auscultation|examen) ${PART},?\\s*`),
     (m) => `${label(m.replace(/^(?:à|a) l'(?:auscultation|examen)\s+/iu, "").replace(/[,\s]+$/u, ""))} : `,
   ],
+  [u("^(?:à|a) l'(?:examen clinique|examen physique|examen)(?: aujourd'hui)?(?:,\\s*|$)"), ""],
+  [u("^(?:lors de|pendant) l'examen,?\\s*"), ""],
   [
     u(`^(?:à|a) la palpation ${PART},?\\s*`),
     (m) => `${label(m.replace(/^(?:à|a) la palpation\s+/iu, "").replace(/[,\s]+$/u, ""))} : `,
@@ -126,22 +128,23 @@ const EXAM: Rule[] = [
   ],
   [
     u(
-      "^(?:je |j')(?:n'|ne )?(?:entends|retrouve|note|trouve|vois|palpe|perçois|constate|observe|sens) (?:pas|aucun(?:e)?|plus) (?:de |d')?",
+      "(^|:\\s)(?:je |j')(?:n'|ne )?(?:entends|retrouve|note|trouve|vois|palpe|perçois|constate|observe|sens) (?:pas|aucun(?:e)?|plus) (?:de |d')?",
     ),
-    (m) => (/aucun/u.test(m) ? `${m.match(/aucune?/u)?.[0]} ` : "pas de "),
+    (m, start: string) => `${start}${/aucun/u.test(m) ? `${m.match(/aucune?/u)?.[0]} ` : "pas de "}`,
   ],
   [
     u(
-      "^(?:je |j')(?:entends|retrouve|note|trouve|vois|palpe|perçois|constate|observe|sens) (?:bien |aussi |également )?(?:qu'il y a )?(?:un |une |des |quelques |du |de la )?",
+      "(^|:\\s)(?:je |j')(?:entends|retrouve|note|trouve|vois|palpe|perçois|constate|observe|sens) (?:bien |aussi |également )?(?:qu'il y a )?(?:un |une |des |quelques |du |de la )?",
     ),
-    "",
+    "$1",
   ],
-  [u("^il n'y a pas (?:de |d')"), "pas de "],
-  [u("^il y a (?:un |une |des |quelques |du |de la )?"), ""],
-  [u("\\bpas de (?=[aeiouyhéèê])"), "pas d'"],
+  [u("(^|:\\s)il n'y a pas (?:de |d')"), "$1pas de "],
+  [u("(^|:\\s)il y a (?:un |une |des |quelques |du |de la )?"), "$1"],
+  [u("\\bpas de (?=[aeiouyhéèêœ])", "giu"), "pas d'"],
 ];
 
 const RESULTS: Rule[] = [
+  [u("^(?:son|sa|ses|votre|vos) "), ""],
   [
     u(
       "^(?:j'ai|nous avons|on a) (?:bien )?(?:regardé|vu|reçu|revu) (?:les résultats d[eu] |le résultat d[eu] )?(?:votre |vos |son |sa |ses |le |la |les )?",
@@ -149,16 +152,40 @@ const RESULTS: Rule[] = [
     "",
   ],
   [u(",?\\s*(?:et )?(?:il|elle|ça|cela) (montre|montrait|retrouve|révèle)(?: que)?\\b", "giu"), " $1"],
+  [u("^([^,]{2,40}),\\s*il n'y a pas (?:de |d')"), "$1: pas de "],
+  [u("^([^,]{2,40}),\\s*il y a (?:un |une |des )?"), "$1: "],
+  [u("\\bpas de (?=[aeiouyhéèêœ])", "giu"), "pas d'"],
 ];
 
 const ASSESSMENT: Rule[] = [
   [u("^(?:je pense|je crois|il me semble) qu'il s'agit (?:probablement )?d(?:'|’)(?:une? )?"), "probable "],
   [u("^il s'agit (?:probablement )?d(?:'|’)(?:une? )?"), ""],
+  [u("^(?:je pense|je crois|il me semble) que c'est (?:une? )?"), "probable "],
   [u("^(?:je pense|je crois|il me semble) (?:que |qu')"), ""],
-  [u("^(?:ça|cela) ressemble à (?:une? )?|^on dirait (?:une? )?"), "évoque "],
+  [u("^(?:ça|cela) ressemble à |^on dirait "), "évoque "],
 ];
 
 const PLAN: Rule[] = [
+  [
+    u(
+      "^(?:je voudrais|je veux|j'aimerais|il faut|il faudrait) que (?:vous |la patiente |le patient |il |elle )?(fassiez|fasse|preniez|prenne|buviez|boive|évitiez|évite|marchiez|marche|reveniez|revienne)\\b",
+    ),
+    (_m, v: string) =>
+      ({
+        fassiez: "faire",
+        fasse: "faire",
+        preniez: "prendre",
+        prenne: "prendre",
+        buviez: "boire",
+        boive: "boire",
+        évitiez: "éviter",
+        évite: "éviter",
+        marchiez: "marcher",
+        marche: "marcher",
+        reveniez: "revenir",
+        revienne: "revenir",
+      })[v.toLowerCase()] ?? v,
+  ],
   [
     u(
       "^(?:je vais|nous allons|on va|je voudrais|je veux|j'aimerais|je souhaite|il faudrait|il faut) (?:donc |aussi |également )?(?:vous |lui |le |la |les |l')?(?:donc |aussi )?",
