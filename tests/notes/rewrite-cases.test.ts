@@ -264,9 +264,10 @@ describe.each([
       if (written === null) continue;
       if (NEGATION[language].test(said)) expect(written, said).toMatch(NEGATION[language]);
       // Digits the speech clean-up wrote ("two weeks" → "2 weeks") are the said numbers; "in a month" → "in 1 month".
-      const saidDigits = numbers(rewriteSaid(said, "history", language) ?? "").concat(
-        /\bin an? (?:week|month|year|day)\b/i.test(said) ? ["1"] : [],
-      );
+      const saidDigits: string[] = [
+        ...numbers(rewriteSaid(said, "history", language) ?? ""),
+        ...(/\bin an? (?:week|month|year|day)\b/i.test(said) ? ["1"] : []),
+      ];
       for (const n of numbers(written)) expect(saidDigits, `${said} → ${written}`).toContain(n);
       for (const drug of findDrugs(written)) expect(findDrugs(said), said).toContain(drug);
     }

@@ -5,7 +5,7 @@ import type { Analysis, Candidate } from "./candidates.ts";
 import type { Lexicon } from "./lexicon.ts";
 import { fillPlaceholders } from "./placeholders.ts";
 import { type Problem, problemNamedIn, withoutCue } from "./problems.ts";
-import { finish, hasVerb } from "./rewrite.ts";
+import { finish, hasVerb, rewriteSentence } from "./rewrite.ts";
 import { resolveKind, routeKinds, wordBudget } from "./sections.ts";
 import type { Sentence } from "./sentences.ts";
 import { splitSentences, wordCount } from "./text.ts";
@@ -194,7 +194,8 @@ function assessmentPlanBlocks(
     }
     const stripped = c.evidence.some((e) => e.index === owner.at) ? withoutCue(c.text, owner) : c.text;
     if (stripped !== c.text) {
-      const rest = finish(stripped);
+      // The rest of the sentence, read again now that it starts where its point starts.
+      const rest = rewriteSentence(finish(stripped), c.role ?? "assessment", "clinician", language) ?? "";
       if (wordCount(rest) < 2) continue;
       byProblem.set(owner, [...(byProblem.get(owner) ?? []), { ...c, text: rest }]);
     } else byProblem.set(owner, [...(byProblem.get(owner) ?? []), c]);

@@ -92,6 +92,7 @@ const adjList = (a: string, b?: string) =>
     .join(" and ");
 
 const ANY: Rule[] = [
+  [/^(?:good )?(?:morning|afternoon|evening|hello|hi|hey)\b,?\s*(?:(?:mr|mrs|ms|miss|dr)\.? [a-z]+,?\s*)?/i, ""],
   // A vocative or a look at the chart before the point: "Mr. Smith," "I know that", "looking in my notes".
   [/^(?:mr|mrs|ms|miss|dr)\.? [a-z]+,\s*/i, ""],
   [
@@ -358,10 +359,11 @@ const PLAN: Rule[] = [
   [/^(?:I|we) (?:would |do |also )?(?:recommend|suggest)(?:ed)? (?:that )?/i, "recommend "],
   // Lead-ins to an order: "we will go ahead and", "I want to", "I am going to", "I'd like to".
   [
-    /^(?:I|we) (?:will|would|are going to|am going to|are gonna|want to|would like to|need to|can|could|should|might|may|plan to|do want to|do need to|'ll|'d like to) (?:also |probably |just |first |then |now |definitely )*(?:go ahead and )?(?:try to )?/i,
+    /^(?:I|we) (?:also |probably |just |still |really |then )?(?:would like to|'d like to|do want to|do need to|are going to|am going to|are gonna|want to|wanted to|need to|plan to|will|would|can|could|should|might|may|'ll) (?:also |probably |just |first |then |now |definitely )*(?:go ahead and )?(?:try to )?/i,
     "",
   ],
   [/^let us (?:go ahead and |also )?/i, ""],
+  [/^will (?=[a-z])/i, ""],
   // Verb phrases → orders.
   [new RegExp(`^(?:put|start|get|place) ${OBJ} (?:back )?(?:on|started on) (?:some |a |an |the )?`, "i"), "start "],
   [new RegExp(`^get (?:${OBJ}|${S}) started (?:on|with) (?:some |a |an |the )?`, "i"), "start "],
