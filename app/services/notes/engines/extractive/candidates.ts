@@ -189,7 +189,10 @@ function earlyComplaint(sentences: Sentence[], lexicon: Lexicon): Candidate | nu
   }
   for (const s of early) {
     if (s.role === "doctor") continue;
-    const symptom = symptomsIn(s.folded, lexicon)[0];
+    // "no fever, some chills": a symptom said with a negation before it is not the complaint.
+    const symptom = symptomsIn(s.folded, lexicon).find(
+      ([phrase]) => !new RegExp(`\\b(?:no|not|never|without|denies|any)\\s+(?:\\S+\\s+){0,2}${fold(phrase)}`).test(s.folded),
+    );
     if (symptom)
       return {
         kind: "chief_complaint",
