@@ -92,6 +92,12 @@ const adjList = (a: string, b?: string) =>
     .join(" and ");
 
 const ANY: Rule[] = [
+  [/^(?:I am|we are) seeing (?:(?:mr|mrs|ms|miss)\.? )?[a-z]+,?\s*(?:here,?\s*|today,?\s*)?/i, ""],
+  [/^what I am (?:seeing|looking at)(?: here)? is\s+/i, ""],
+  [/\bI know (?:that )?/gi, ""],
+  [/\bI do not (?:think|believe) (?:that )?(?:we |I )?need to\b/gi, "no need to"],
+  [/\bI do not (?:think|believe) (?:that )?(it|this|that|he|she|there) (is|are|was|has)\b/gi, "$1 $2 not"],
+  [/^(?:I|we) (?:am|are) (?:also |still |just )?going to (?:go ahead and )?(?=[a-z])/i, "we will "],
   [/^(?:good )?(?:morning|afternoon|evening|hello|hi|hey)\b,?\s*(?:(?:mr|mrs|ms|miss|dr)\.? [a-z]+,?\s*)?/i, ""],
   // A vocative or a look at the chart before the point: "Mr. Smith," "I know that", "looking in my notes".
   [/^(?:mr|mrs|ms|miss|dr)\.? [a-z]+,\s*/i, ""],
@@ -394,9 +400,10 @@ const PLAN: Rule[] = [
 
 const TIDY: Rule[] = [
   // "We will" left after the role's rules: the note's shorthand "will" ("Will review the echocardiogram").
-  [/\b(?:I|we) (?:also |still |really |then |probably )?(?:will|are going to|am going to|'ll|are gonna)\b/gi, "will"],
+  [/\b(?:I|we) (?:also |still |really |then |probably )?(?:will|(?:are|am) (?:also |still )?going to|'ll|are gonna)\b/gi, "will"],
   [/\b(?:I|we) (?:also |still |then )?(can|could|might|may|should|would|need to|have to|will need to)\b/gi, "$1"],
-  [/\bI (?:also |still )?(?:want|would like|need|wanted) to\s+/gi, ""],
+  [new RegExp(`\\bI (?:also |still |do )?(?:want|would like|need) ${OBJ} to\\s+`, "gi"), "advised to "],
+  [/\bI (?:also |still |do )?(?:want|would like|need|wanted) to\s+/gi, ""],
   [
     /\b(?:we|I) (?:have |had )?(placed|put|started|sent|referred|gave|drew|did|ordered|got|checked|obtained|prescribed|increased|decreased|changed|stopped|reviewed|treated|called|explained|advised|recommended|examined|counseled|told|asked|saw|spoke)\b/gi,
     "$1",
