@@ -1,9 +1,13 @@
 // ROUGE of the extractive engine on ACI-Bench train and valid, beside the corpus's published
-// baselines (test1), plus time per note. `npm run bench:notes` (add `--show <id>` to print a note).
+// baselines (test1), plus time per note, then the register table (issue 18: person, fillers,
+// fragments, sentence length per section, beside the reference notes measured the same way) and
+// MTS-Dialog. `npm run bench:notes` (add `--show <id>` to print a note, `--mts` for MTS-Dialog only).
 import { performance } from "node:perf_hooks";
 import { createExtractiveEngine, piecesFromDialogue, renderNoteText } from "#app/services/notes/engines/extractive/index.ts";
 import { type AciEncounter, type AciSplit, aciBenchDir, loadAciSplit } from "./aci-data.ts";
 import { ACI_TEMPLATE } from "./aci-template.ts";
+import { loadMtsSplit, type MtsSplit, mtsKind, mtsTemplate } from "./mts-data.ts";
+import { REGISTER_SECTIONS, type RegisterSection, registerOf, registerRow } from "./register.ts";
 import { meanRouge } from "./rouge.ts";
 
 const PUBLISHED_TEST1: [string, number, number, number][] = [
@@ -52,6 +56,11 @@ async function main() {
     console.log(encounter.note);
     return;
   }
+  if (process.argv.includes("--mts")) {
+    await mts();
+    return;
+  }
+  const notes = new Map<AciSplit, { ours: string[]; gold: string[] }>();
   console.log("split                notes  ROUGE-1 ROUGE-2 ROUGE-Lsum  words  ms/note mean    p95  longest (dialogue words)");
   for (const [split, withSex] of [
     ["train", true],
@@ -73,6 +82,7 @@ async function main() {
       const dialogueWords = encounter.dialogue.split(/\s+/).length;
       if (dialogueWords > longest.words) longest = { words: dialogueWords, ms };
     }
+    if (withSex) notes.set(split, { ours: pairs.map((p) => p.prediction), gold: pairs.map((p) => p.target) });
     const r = meanRouge(pairs);
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
     const label = `${split}${withSex ? "" : " (sex unknown)"}`;
@@ -82,6 +92,78 @@ async function main() {
   }
   console.log("\npublished (ACI-Bench test1, same metric definitions):");
   for (const [name, r1, r2, rl] of PUBLISHED_TEST1) console.log(`  ${name.padEnd(44)} ${fmt(r1)}  ${fmt(r2)}  ${fmt(rl)}`);
+  console.log(
+    "\nregister (ACI-Bench; engine | reference notes): sentences, % 1st/2nd person, % with a filler, % without a verb, words per sentence",
+  );
+  for (const [split, { ours, gold }] of notes) registerTable(`ACI ${split}`, registerOf(ours), registerOf(gold));
+  await mts();
+}
+
+const REGISTER_HEADER = "                    engine: sent  1/2p fill frag words | reference: sent  1/2p fill frag words";
+
+function registerTable(
+  label: string,
+  ours: ReturnType<typeof registerOf>,
+  gold: ReturnType<typeof registerOf>,
+  sections: (RegisterSection | "all")[] = ["all", ...REGISTER_SECTIONS],
+) {
+  console.log(`\n${label}\n${REGISTER_HEADER}`);
+  for (const section of sections)
+    console.log(
+      `  ${section.padEnd(16)}         ${registerRow(ours.get(section))} |            ${registerRow(gold.get(section))}`,
+    );
+}
+
+/** MTS-Dialog: each dialogue written as the one section its reference is (no title), ROUGE and register per split. */
+async function mts() {
+  console.log("\nMTS-Dialog (one section per dialogue, written without its title)");
+  console.log("split   rows  ROUGE-1 ROUGE-2 ROUGE-Lsum  empty");
+  const tables: [MtsSplit, string[][], string[][]][] = [];
+  for (const split of ["train", "valid"] as MtsSplit[]) {
+    const rows = loadMtsSplit(split);
+    if (rows.length === 0) continue;
+    const pairs: { target: string; prediction: string }[] = [];
+    const ours: string[][] = REGISTER_SECTIONS.map(() => []);
+    const gold: string[][] = REGISTER_SECTIONS.map(() => []);
+    let empty = 0;
+    for (const row of rows) {
+      const template = mtsTemplate(row.header);
+      const draft = await engine.generate({ template, transcript: piecesFromDialogue(row.dialogue), language: "en" });
+      const text = renderNoteText(template, draft);
+      if (!text.trim()) empty += 1;
+      pairs.push({ target: row.note, prediction: text });
+      const at = REGISTER_SECTIONS.indexOf(mtsKind(row.header).register);
+      ours[at]?.push(text);
+      gold[at]?.push(row.note);
+    }
+    const r = meanRouge(pairs);
+    console.log(
+      `${split.padEnd(6)} ${String(rows.length).padStart(5)}   ${fmt(r.r1)}  ${fmt(r.r2)}  ${fmt(r.rlsum)}  ${String(empty).padStart(5)}`,
+    );
+    tables.push([split, ours, gold]);
+  }
+  for (const [split, ours, gold] of tables) {
+    const merge = (texts: string[][]) => {
+      const out: ReturnType<typeof registerOf> = new Map();
+      REGISTER_SECTIONS.forEach((section, i) => {
+        const r = registerOf(texts[i] ?? [], section);
+        for (const [key, c] of r) {
+          const into = out.get(key) ?? out.set(key, { sentences: 0, person: 0, filler: 0, fragment: 0, words: 0 }).get(key);
+          if (into) for (const k of Object.keys(c) as (keyof typeof c)[]) into[k] += c[k];
+        }
+      });
+      return out;
+    };
+    registerTable(`MTS ${split}`, merge(ours), merge(gold), [
+      "all",
+      "chief_complaint",
+      "hpi",
+      "ros",
+      "exam",
+      "results",
+      "assessment_plan",
+    ]);
+  }
 }
 
 await main();

@@ -140,6 +140,13 @@ test("import a transcript, generate a SOAP note, follow its evidence, edit, sign
   await followEvidence(page);
   await expect(page.getByTestId("note-omissions")).toBeVisible();
 
+  // Issue 18: "Let's start benzonatate … three times a day" is written as an order, its evidence still linked.
+  const order = page
+    .getByTestId("note-section-plan")
+    .locator('[data-testid="note-sentence"]', { hasText: "Start benzonatate 100 mg 3 times daily." });
+  await expect(order).toHaveAttribute("data-supported", "true");
+  await expect(order).not.toHaveAttribute("data-evidence", "0");
+
   // Clicking a sentence plays the recording where it was said.
   const sentence = page.locator('[data-testid="note-sentence"]:not([data-evidence="0"])').last();
   const start = Number(await sentence.getAttribute("data-start"));

@@ -10,7 +10,7 @@ import {
   renderNoteText,
 } from "#app/services/notes/engines/extractive/index.ts";
 import { lexiconFor } from "#app/services/notes/engines/extractive/lexicon.ts";
-import { expandContractions, numbersToDigits, tidySpacing } from "#app/services/notes/engines/extractive/text.ts";
+import { cleanSpeech, expandContractions, numbersToDigits, tidySpacing } from "#app/services/notes/engines/extractive/text.ts";
 import { ACI_MISSING, ACI_TEMPLATE, aciBenchDir, loadAciSplit, readCsvObjects, sharedDataDir } from "./aci-bench.ts";
 import { SOAP_EN } from "./extractive-fixtures.ts";
 
@@ -25,12 +25,30 @@ function numbersIn(text: string): Set<string> {
 /** Letters and digits only: evidence quotes keep the words said, with tidied spacing. */
 const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "");
 
+/**
+ * The rewriting stage's one spelled-out number, as the engine writes it: "in a month" → "in 1
+ * month", "in a couple of weeks" → "in 2 weeks" (issue 18).
+ */
+function saidTimings(text: string): string {
+  return text
+    .replace(/\bin (?:a|one) (week|month|year|day)\b/gi, "in 1 $1")
+    .replace(/\bin (?:a )?couple (?:of )?(weeks|months|days)\b/gi, "in 2 $1");
+}
+
+const NEGATED = /\b(?:no|not|never|denies|denied|without|none|nothing|negative)\b|n't\b/i;
+
+/** A problem's list number ("1. Heart failure: …") is the note's structure, not a fact. */
+export function withoutListNumbers(note: string): string {
+  return note.replace(/^\d{1,2}\.\s/gm, "");
+}
+
 /** Numbers and drugs in a note that its dialogue never said. */
-function inventions(id: string, dialogue: string, note: string): string[] {
+function inventions(id: string, dialogue: string, rawNote: string): string[] {
   const lexicon = lexiconFor("en");
+  const note = withoutListNumbers(rawNote);
   const said = dialogue
     .split("\n")
-    .map((line) => numbersToDigits(expandContractions(tidySpacing(line, "en"), "en"), lexicon))
+    .map((line) => saidTimings(numbersToDigits(expandContractions(tidySpacing(line, "en"), "en"), lexicon)))
     .join("\n");
   const saidNumbers = numbersIn(said);
   const saidDrugs = new Set(findDrugs(dialogue));
@@ -71,6 +89,45 @@ describe.skipIf(!available)("extractive engine on every ACI-Bench train and vali
     // The check has something to check: notes do carry numbers and drugs.
     expect(numbersChecked).toBeGreaterThan(200);
     expect(drugsChecked).toBeGreaterThan(50);
+  });
+
+  it("rewrites no sentence beyond its own evidence: its numbers and drugs are its source sentences' (issue 18)", () => {
+    const lexicon = lexiconFor("en");
+    // As the engine reads speech (stutters out: "five hundred five hundred milligrams"), and as said.
+    const said = (quote: string) => {
+      const spaced = expandContractions(tidySpacing(quote, "en"), "en");
+      return `${saidTimings(numbersToDigits(cleanSpeech(spaced, lexicon), lexicon))}\n${saidTimings(numbersToDigits(spaced, lexicon))}`;
+    };
+    const problems: string[] = [];
+    let sentences = 0;
+    for (const encounter of encounters) {
+      const context = encounter.patientSex ? { patient: { sex: encounter.patientSex } } : {};
+      const draft = generateExtractive({
+        template: ACI_TEMPLATE,
+        transcript: piecesFromDialogue(encounter.dialogue),
+        language: "en",
+        context,
+      });
+      for (const [key, sentence] of draft.sections.flatMap((s) => s.sentences.map((t) => [s.key, t] as const))) {
+        if (sentence.source !== "transcript") continue;
+        sentences += 1;
+        const source = sentence.evidence.map((e) => said(e.quote)).join("\n");
+        const text = withoutListNumbers(sentence.text);
+        const sourceNumbers = numbersIn(source);
+        for (const n of numbersIn(text)) if (!sourceNumbers.has(n)) problems.push(`${encounter.id}: ${n} in "${sentence.text}"`);
+        const sourceDrugs = new Set(findDrugs(source));
+        for (const d of findDrugs(text)) if (!sourceDrugs.has(d)) problems.push(`${encounter.id}: ${d} in "${sentence.text}"`);
+        // A negated source stays negated: rewriting may drop a hedge, never a "no".
+        // Headings (the chief complaint, a problem's name) name a topic, they do not restate the sentence; an
+        // answer's "no," is not part of the statement after it.
+        const statement = source.replace(/^\s*no\s*[,.]\s*/gim, "");
+        const heading = key === "chief_complaint" || /^\d+\.\s[^:]+\.$/.test(sentence.text);
+        if (!heading && sentence.evidence.length === 1 && NEGATED.test(statement) && !NEGATED.test(sentence.text))
+          problems.push(`${encounter.id}: negation lost in "${sentence.text}" (said "${sentence.evidence[0]?.quote}")`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(sentences).toBeGreaterThan(1500);
   });
 
   it("gives every transcript sentence evidence inside the dialogue's time line", () => {

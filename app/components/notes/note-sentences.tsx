@@ -19,6 +19,7 @@ export function NoteSentences({
     <ul className="note-sentences">
       {sentences.map((sentence, index) => {
         const unsupported = sentence.source === "transcript" && !sentence.supported;
+        const pronouns = sentence.flags?.includes("pronoun_conflict") ?? false;
         const start = sentence.evidence[0]?.start;
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: sentences have no id; order is their identity.
@@ -36,10 +37,12 @@ export function NoteSentences({
               onMouseLeave={() => onHover(null)}
               onBlur={() => onHover(null)}
               onClick={() => (start === undefined ? undefined : onPlay(start))}
-              title={unsupported ? t("editor.unsupportedHint") : undefined}
+              data-flags={sentence.flags?.join(" ") || undefined}
+              title={unsupported ? t("editor.unsupportedHint") : pronouns ? t("editor.pronounConflictHint") : undefined}
             >
               {sentence.text}
               {unsupported ? <span className="badge">{t("editor.unsupported")}</span> : null}
+              {pronouns ? <span className="badge">{t("editor.pronounConflict")}</span> : null}
             </button>
           </li>
         );

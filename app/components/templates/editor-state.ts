@@ -30,10 +30,12 @@ export function fromEditorSection({ uid: _, placeholdersText, autoKey: __, ...re
     .split("\n")
     .map((p) => p.trim())
     .filter(Boolean);
+  const { layout, ...others } = rest;
   return {
-    ...rest,
-    fixedText: rest.fixedText?.trim() ? rest.fixedText : undefined,
-    instructions: rest.instructions?.trim() ? rest.instructions : undefined,
+    ...others,
+    ...(layout && rest.kind === "assessment_plan" ? { layout } : {}),
+    fixedText: others.fixedText?.trim() ? others.fixedText : undefined,
+    instructions: others.instructions?.trim() ? others.instructions : undefined,
     ...(placeholders.length ? { placeholders } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { SECTION_KINDS } from "#app/services/notes/model.ts";
+import { AP_LAYOUTS, SECTION_KINDS } from "#app/services/notes/model.ts";
 import type { EditorSection } from "./editor-state.ts";
 
 const HEADERS = ["always", "with_content", "never"] as const;
@@ -108,6 +108,22 @@ export function SectionEditor({
             ))}
           </select>
         </label>
+        {section.kind === "assessment_plan" ? (
+          <label htmlFor={id("layout")}>
+            {t("section.layout")}
+            <select
+              id={id("layout")}
+              value={section.layout ?? "problems"}
+              onChange={(e) => onChange({ layout: e.target.value as EditorSection["layout"] })}
+            >
+              {AP_LAYOUTS.map((l) => (
+                <option key={l} value={l}>
+                  {t(`layouts.${l}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
       </div>
       <label htmlFor={id("fixed")}>
         {t("section.fixedText")}

@@ -8,6 +8,12 @@ export type NoteLanguage = (typeof NOTE_LANGUAGES)[number];
 export type HeaderMode = "always" | "with_content" | "never";
 export type SectionStyle = "bullets" | "prose";
 export type Verbosity = "concise" | "standard" | "detailed";
+/**
+ * How an assessment-and-plan section is laid out (issue 18): by problem ("1. Heart failure: …
+ * Plan: …", the default) or the assessment first and the plan after it.
+ */
+export const AP_LAYOUTS = ["problems", "separate"] as const;
+export type AssessmentPlanLayout = (typeof AP_LAYOUTS)[number];
 
 /**
  * What a section is about, so an engine knows where a transcript sentence belongs whatever the
@@ -52,6 +58,8 @@ export interface TemplateSection {
   verbosity: Verbosity;
   /** Carried forward from the patient's last signed note when the visit says nothing new. */
   persistent: boolean;
+  /** Assessment-and-plan sections only: by problem (default) or assessment then plan. */
+  layout?: AssessmentPlanLayout;
 }
 
 export interface NoteTemplate {
@@ -82,12 +90,17 @@ export interface Evidence {
 /** transcript: rests on evidence; template: fixed text; previous: carried from the last signed note; clinician: typed by a person. */
 export type SentenceSource = "transcript" | "template" | "previous" | "clinician";
 
+/** pronoun_conflict: the transcript's pronouns contradicted the patient record's sex; the record's were kept. */
+export type NoteSentenceFlag = "pronoun_conflict";
+
 export interface NoteSentence {
   text: string;
   evidence: Evidence[];
   /** False for a transcript sentence without evidence: the editor flags it "unsupported". */
   supported: boolean;
   source: SentenceSource;
+  /** Things for the clinician to check (the editor shows them beside the sentence). */
+  flags?: NoteSentenceFlag[];
 }
 
 export interface NoteSectionDraft {

@@ -17,7 +17,8 @@ export function splitSentences(text: string): string[] {
       continue;
     }
     // Lookbehind keeps the full stop with its sentence; "Dr. Smith"-style breaks only cost evidence.
-    for (const part of body.split(/(?<=[.!?])\s+(?=\S)/)) {
+    // A line's list number ("1. Heart failure: …", a problem of the assessment and plan) is not a sentence.
+    for (const part of body.split(/(?<!^\d{1,2}\.)(?<=[.!?])\s+(?=\S)/)) {
       const sentence = part.trim();
       if (sentence) out.push(sentence);
     }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isStorableText } from "#app/utils/storable-text.ts";
-import { NOTE_LANGUAGES, type NoteTemplate, SECTION_KINDS, type TemplateSection } from "../model.ts";
+import { AP_LAYOUTS, NOTE_LANGUAGES, type NoteTemplate, SECTION_KINDS, type TemplateSection } from "../model.ts";
 
 // The one validation of a template's content, shared by the service (create, update, import),
 // the API and the editor. Isomorphic (no server imports). Each check's message is a stable
@@ -38,6 +38,8 @@ export const TemplateSectionSchema = z.object({
   style: z.enum(["bullets", "prose"], { error: "template_section_option_invalid" }),
   verbosity: z.enum(["concise", "standard", "detailed"], { error: "template_section_option_invalid" }),
   persistent: z.boolean({ error: "template_section_option_invalid" }),
+  // Assessment and plan by problem or assessment then plan (issue 18); absent = by problem.
+  layout: z.enum(AP_LAYOUTS, { error: "template_section_option_invalid" }).optional(),
 });
 
 /** What a person writes: everything but the id (a built-in's or a stored row's). */
@@ -115,6 +117,8 @@ export function normalizeSections(sections: readonly TemplateSection[]): Templat
       style: s.style,
       verbosity: s.verbosity,
       persistent: s.persistent,
+      // Only an assessment-and-plan section has a layout.
+      ...(s.layout && s.kind === "assessment_plan" ? { layout: s.layout } : {}),
     };
   });
 }

@@ -6,6 +6,8 @@ import { findDrugs } from "./drugs.ts";
 import { findAllergy, findMedications, findPerio, findTeeth, findVitals } from "./facts.ts";
 import { fold, type Lexicon } from "./lexicon.ts";
 import { type Gender, toThirdPerson, type Voice } from "./person.ts";
+import { findProblems, type Problem } from "./problems.ts";
+import { type RewriteRole, rewriteSentence } from "./rewrite.ts";
 import type { Sentence } from "./sentences.ts";
 import { capitalise, endSentence, wordCount } from "./text.ts";
 
@@ -22,12 +24,51 @@ export interface Candidate {
   derived?: boolean;
   /** Review-of-systems line: the symptoms and whether they were denied. */
   ros?: { items: string[]; negative: boolean };
+  /** How the rewriting stage read it: an assessment, a plan item, a finding… */
+  role?: RewriteRole;
+  /** Said by the patient (reported speech). */
+  patient?: boolean;
+  /** The record's sex was kept where the clinician's pronouns said otherwise. */
+  pronounConflict?: boolean;
+}
+
+/** The sex the clinician's pronouns give, when the record says otherwise: their pronouns are replaced by the record's. */
+export interface PronounFix {
+  from: Gender;
+  to: Gender;
 }
 
 export interface Analysis {
   candidates: Candidate[];
   chiefComplaint: Candidate | null;
   gender: Gender;
+  /** Problems the clinician took up, in order (problem-oriented assessment and plan). */
+  problems: Problem[];
+}
+
+const EN_SWAP: Record<"male" | "female", [RegExp, (w: string) => string]> = {
+  // The record says female: the clinician's he/him/his become she/her.
+  female: [
+    /\b(he|him|his|himself)\b/gi,
+    (w) => ({ he: "she", him: "her", his: "her", himself: "herself" })[w.toLowerCase()] ?? w,
+  ],
+  male: [
+    /\b(she|her|hers|herself)\b/gi,
+    (w) => ({ she: "he", her: "his", hers: "his", herself: "himself" })[w.toLowerCase()] ?? w,
+  ],
+};
+
+/** The record's pronouns in a clinician's sentence (English; French and Spanish notes rarely carry them). */
+export function applyRecordSex(text: string, fix: PronounFix | null, language: NoteLanguage): { text: string; changed: boolean } {
+  if (!fix || language !== "en" || fix.to === "unknown") return { text, changed: false };
+  const [re, swap] = EN_SWAP[fix.to];
+  let changed = false;
+  const out = text.replace(re, (w: string) => {
+    changed = true;
+    const r = swap(w);
+    return w.charAt(0) === w.charAt(0).toUpperCase() ? r.charAt(0).toUpperCase() + r.slice(1) : r;
+  });
+  return { text: out, changed };
 }
 
 const VITAL_LABELS: Record<NoteLanguage, Record<string, string>> = {
@@ -148,7 +189,10 @@ function earlyComplaint(sentences: Sentence[], lexicon: Lexicon): Candidate | nu
   }
   for (const s of early) {
     if (s.role === "doctor") continue;
-    const symptom = symptomsIn(s.folded, lexicon)[0];
+    // "no fever, some chills": a symptom said with a negation before it is not the complaint.
+    const symptom = symptomsIn(s.folded, lexicon).find(
+      ([phrase]) => !new RegExp(`\\b(?:no|not|never|without|denies|any)\\s+(?:\\S+\\s+){0,2}${fold(phrase)}`).test(s.folded),
+    );
     if (symptom)
       return {
         kind: "chief_complaint",
@@ -162,10 +206,23 @@ function earlyComplaint(sentences: Sentence[], lexicon: Lexicon): Candidate | nu
   return null;
 }
 
-export function analyse(sentences: Sentence[], language: NoteLanguage, lexicon: Lexicon, gender: Gender): Analysis {
+export function analyse(
+  sentences: Sentence[],
+  language: NoteLanguage,
+  lexicon: Lexicon,
+  gender: Gender,
+  pronounFix: PronounFix | null = null,
+): Analysis {
   const candidates: Candidate[] = [];
   const subject = lexicon.write.patient[gender];
   const write = (s: Sentence, voice: Voice) => capitalise(endSentence(toThirdPerson(s.clean, voice, language, gender, subject)));
+  const roleOf = (kind: SectionKind, plan: boolean): RewriteRole => {
+    if (plan || kind === "plan" || kind === "patient_instructions" || kind === "referral" || kind === "procedure") return "plan";
+    if (kind === "exam" || kind === "dental_exam" || kind === "periodontal" || kind === "vitals") return "exam";
+    if (kind === "results") return "results";
+    if (kind === "assessment" || kind === "assessment_plan") return "assessment";
+    return "history";
+  };
   const byTurn = new Map<number, Sentence[]>();
   for (const s of sentences) byTurn.set(s.turn, [...(byTurn.get(s.turn) ?? []), s]);
   let chiefComplaint: Candidate | null = null;
@@ -241,10 +298,22 @@ export function analyse(sentences: Sentence[], language: NoteLanguage, lexicon: 
     if (words < 3) continue;
     const weight = clinicalWeight(s, lexicon);
 
-    const voice: Voice = doctor ? "clinician" : "patient";
-    const text = write(s, voice);
+    // A "patient" line that speaks to the patient ("your x-ray shows…") is the clinician's (ASR tags swap speakers).
+    const voice: Voice = doctor || (SECOND_PERSON.test(s.folded) && !FIRST_PERSON.test(s.folded)) ? "clinician" : "patient";
+    const spoken = write(s, voice);
     const base = weight + Math.min(words, 30) / 15;
-    const push = (kind: SectionKind, score: number) => candidates.push({ kind, text, score, order: s.index, evidence: [s] });
+    const cuesPlan = doctor && (lexicon.cues.plan?.test(s.folded) ?? false);
+    // The rewriting stage: each section kind reads the sentence in its own register.
+    const push = (kind: SectionKind, score: number) => {
+      const role = roleOf(kind, cuesPlan && (kind === "assessment_plan" || kind === "plan"));
+      const rewritten = rewriteSentence(spoken, role, voice, language);
+      if (!rewritten) return;
+      const sexed = doctor ? applyRecordSex(rewritten, pronounFix, language) : { text: rewritten, changed: false };
+      const candidate: Candidate = { kind, text: sexed.text, score, order: s.index, evidence: [s], role };
+      if (!doctor) candidate.patient = true;
+      if (sexed.changed) candidate.pronounConflict = true;
+      candidates.push(candidate);
+    };
     const fact = (kind: SectionKind, score: number, line: string) =>
       candidates.push({ kind, text: line, score, order: s.index, evidence: [s], derived: true });
     const cues = lexicon.cues;
@@ -319,5 +388,6 @@ export function analyse(sentences: Sentence[], language: NoteLanguage, lexicon: 
     push("hpi", base);
   }
   chiefComplaint ??= earlyComplaint(sentences, lexicon);
-  return { candidates, chiefComplaint, gender };
+  const problems = findProblems(sentences, language, (s) => isDoctorSpeech(s, lexicon));
+  return { candidates, chiefComplaint, gender, problems };
 }

@@ -1,6 +1,6 @@
 import type { NoteDraft, NoteEngine, NoteEngineInput, NoteSectionDraft } from "../../model.ts";
-import { analyse } from "./candidates.ts";
-import { composeSection, sectionKinds } from "./compose.ts";
+import { analyse, type PronounFix } from "./candidates.ts";
+import { composeSection, nameState, sectionKinds } from "./compose.ts";
 import { lexiconFor } from "./lexicon.ts";
 import { guessGender } from "./person.ts";
 import { transcriptSentences } from "./sentences.ts";
@@ -13,12 +13,14 @@ export function generateExtractive(input: NoteEngineInput): NoteDraft {
   input.signal?.throwIfAborted();
   const lexicon = lexiconFor(language);
   const sentences = transcriptSentences(transcript, language, lexicon);
-  const gender = guessGender(
-    context?.patient?.sex,
-    sentences.filter((s) => s.role !== "patient").map((s) => s.folded),
-    language,
-  );
-  const analysis = analyse(sentences, language, lexicon, gender);
+  const clinicianSpeech = sentences.filter((s) => s.role !== "patient").map((s) => s.folded);
+  const gender = guessGender(context?.patient?.sex, clinicianSpeech, language);
+  // The record's sex wins; where the clinician's pronouns say otherwise they are replaced and the sentence flagged.
+  const spoken = context?.patient?.sex ? guessGender(undefined, clinicianSpeech, language) : "unknown";
+  const pronounFix: PronounFix | null =
+    spoken !== "unknown" && gender !== "unknown" && spoken !== gender ? { from: spoken, to: gender } : null;
+  const analysis = analyse(sentences, language, lexicon, gender, pronounFix);
+  const name = nameState(context?.patient?.displayName, language);
   const kinds = sectionKinds(template.sections, lexicon);
   const wanted = input.onlySections ? new Set(input.onlySections) : null;
   const used = new Set<number>();
@@ -29,7 +31,7 @@ export function generateExtractive(input: NoteEngineInput): NoteDraft {
     input.signal?.throwIfAborted();
     const draft = composeSection(
       index,
-      { sections: template.sections, analysis, sentences, language, lexicon, previous: context?.previous },
+      { sections: template.sections, analysis, sentences, language, lexicon, previous: context?.previous, name },
       kinds,
       used,
     );

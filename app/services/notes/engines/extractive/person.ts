@@ -68,6 +68,9 @@ const UNCHANGED = new Set([
   "stood",
   "wore",
   "used",
+  "hurt",
+  "cut",
+  "shut",
 ]);
 const IRREGULAR: Record<string, string> = { am: "is", are: "is", were: "was", have: "has", do: "does", go: "goes", be: "is" };
 // After clinician's "you", these words show "you" is the subject (otherwise it is an object).
@@ -196,6 +199,7 @@ const FR_VERBS: Record<string, string> = {
   viens: "vient",
   tiens: "tient",
   crois: "croit",
+  ressens: "ressent",
 };
 
 // Verbs whose French object is indirect ("je vous prescris" → "je lui prescris", but "je vous revois" → "je le revois").
@@ -270,6 +274,9 @@ const ES_VERBS: Record<string, string> = {
   vomito: "vomita",
   toso: "tose",
   duele: "duele",
+  levanto: "levanta",
+  acuesto: "acuesta",
+  subo: "sube",
 };
 
 const ES_REFLEXIVE =

@@ -1,4 +1,12 @@
-import type { HeaderMode, NoteLanguage, NoteTemplate, SectionKind, SectionStyle, Verbosity } from "../../model.ts";
+import type {
+  AssessmentPlanLayout,
+  HeaderMode,
+  NoteLanguage,
+  NoteTemplate,
+  SectionKind,
+  SectionStyle,
+  Verbosity,
+} from "../../model.ts";
 
 // A built-in template is written once with its three languages side by side, so every language
 // variant has the same section keys, kinds and options by construction; only the words differ.
@@ -17,6 +25,7 @@ export interface BuiltinSection {
   style: SectionStyle;
   verbosity: Verbosity;
   persistent: boolean;
+  layout?: AssessmentPlanLayout;
   words: Record<NoteLanguage, SectionWords>;
 }
 
@@ -34,6 +43,7 @@ interface SectionOptions {
   style?: SectionStyle;
   verbosity?: Verbosity;
   persistent?: boolean;
+  layout?: AssessmentPlanLayout;
 }
 
 /** A section with the defaults most sections use: header only with content, prose, standard length. */
@@ -45,6 +55,7 @@ export function section(options: SectionOptions, words: Record<NoteLanguage, Sec
     style: options.style ?? "prose",
     verbosity: options.verbosity ?? "standard",
     persistent: options.persistent ?? false,
+    ...(options.layout ? { layout: options.layout } : {}),
     words,
   };
 }
@@ -69,6 +80,7 @@ export function inLanguage(template: BuiltinTemplate, language: NoteLanguage): N
         style: s.style,
         verbosity: s.verbosity,
         persistent: s.persistent,
+        ...(s.layout ? { layout: s.layout } : {}),
       };
     }),
   };
