@@ -51,6 +51,8 @@ export default [
   route("api/templates/:id/export", "routes/resources/api-template-export.ts"),
   // The organisation switcher and the bootstrap retry (plain form posts; the page reloads in the new org).
   route("_org", "routes/resources/switch-org.ts"),
+  // Interface preferences (issue 11): sidebar collapsed, colour theme; plain form posts.
+  route("_prefs", "routes/resources/set-prefs.ts"),
 
   route(":lang?", "routes/locale.tsx", [
     index("routes/index.tsx"),
