@@ -67,6 +67,7 @@ export default [
     route("logout", "routes/auth/logout.tsx"),
     route("pricing", "routes/pricing.tsx"),
     route("dev/mailbox", "routes/dev/mailbox.tsx"),
+    route("dev/ui", "routes/dev/ui-catalogue.tsx"),
     layout("routes/layouts/marketing.tsx", [
       route("product", "routes/marketing/product.tsx"),
       route("product/coding", "routes/marketing/product-coding.tsx"),

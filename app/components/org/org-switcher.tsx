@@ -22,10 +22,10 @@ export function OrgSwitcher({ org, orgs }: { org: MemberOrg; orgs: MemberOrg[] }
       className="org-switcher"
       testId="org-switcher"
       align="start"
-      summaryLabel={t("switcher.current", { name: org.name })}
       summary={
         <>
           <Icon name="building" className="shrink-0 text-muted" />
+          <span className="sr-only">{t("switcher.label")}: </span>
           <span className="ui-truncate org-switcher-name" title={org.name} data-testid="current-org">
             {org.name}
           </span>

@@ -1,13 +1,13 @@
 import { Dialog } from "radix-ui";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useFetcher, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { Brand } from "#app/components/brand.tsx";
 import { OrgSwitcher } from "#app/components/org/org-switcher.tsx";
 import { Icon } from "#app/components/ui/icons.tsx";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { MemberOrg } from "#app/services/org-context/current-org.ts";
-import type { Theme } from "#app/services/prefs/prefs.ts";
+import { prefCookieHeader, SIDEBAR_COOKIE, type Theme } from "#app/services/prefs/prefs.ts";
 import type { SessionUser } from "#app/services/session/user-context.ts";
 import { useHydrated } from "#app/utils/use-hydrated.ts";
 import { LanguageMenu } from "./language-menu.tsx";
@@ -41,8 +41,8 @@ export function AppShell({ user, org, orgs, sidebarCollapsed, theme, notices, ch
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [paletteLoaded, setPaletteLoaded] = useState(false);
-  const fetcher = useFetcher();
   const hydrated = useHydrated();
+  const [collapsed, setCollapsed] = useState(sidebarCollapsed);
   const searchContent = (
     <>
       <Icon name="search" className="shrink-0" />
@@ -50,8 +50,6 @@ export function AppShell({ user, org, orgs, sidebarCollapsed, theme, notices, ch
       <kbd className="shell-search-kbd">⌘K</kbd>
     </>
   );
-  const pendingSidebar = fetcher.formData?.get("sidebar");
-  const collapsed = pendingSidebar ? pendingSidebar === "collapsed" : sidebarCollapsed;
 
   const openPalette = useCallback(() => {
     setPaletteLoaded(true);
@@ -82,7 +80,19 @@ export function AppShell({ user, org, orgs, sidebarCollapsed, theme, notices, ch
           </a>
         </div>
         <SidebarNav />
-        <fetcher.Form method="post" action="/_prefs" className="shell-collapse">
+        {/* Without JavaScript the form posts to /_prefs (cookie + redirect back); with it, the cookie is written here. */}
+        <form
+          method="post"
+          action="/_prefs"
+          className="shell-collapse"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const next = !collapsed;
+            // biome-ignore lint/suspicious/noDocumentCookie: the cookie /_prefs would set, read by the server on the next page
+            document.cookie = prefCookieHeader(SIDEBAR_COOKIE, next ? "collapsed" : "expanded", location.protocol === "https:");
+            setCollapsed(next);
+          }}
+        >
           <input type="hidden" name="redirectTo" value={pathname + search} />
           <button
             type="submit"
@@ -96,7 +106,7 @@ export function AppShell({ user, org, orgs, sidebarCollapsed, theme, notices, ch
             <Icon name={collapsed ? "expand" : "collapse"} />
             <span className="shell-nav-label">{t("shell.collapseSidebar")}</span>
           </button>
-        </fetcher.Form>
+        </form>
       </aside>
       <div className="shell-body">
         <header className="shell-topbar">

@@ -12,11 +12,13 @@ export function LanguageMenu() {
     <DisclosureMenu
       className="language-menu"
       testId="language-menu"
-      summaryLabel={`${t("language.label")}: ${t(`language.${locale}`)}`}
       summary={
         <>
           <Icon name="globe" className="shrink-0" />
-          <span className="uppercase">{locale}</span>
+          <span className="sr-only">{t("language.label")}: </span>
+          <abbr className="uppercase no-underline" title={t(`language.${locale}`)}>
+            {locale}
+          </abbr>
         </>
       }
     >

@@ -28,7 +28,6 @@ export function UserMenu({ user, theme }: { user: SessionUser; theme: Theme }) {
   return (
     <DisclosureMenu
       className="user-menu"
-      summaryLabel={t("userMenu.label")}
       summary={
         <span className="ui-truncate user-menu-email" title={user.email} data-initial={user.email.slice(0, 1).toUpperCase()}>
           {user.email}
