@@ -3,7 +3,7 @@ import { useLocation } from "react-router";
 
 /**
  * A menu whose entries are links and form posts (organisation switcher, language, account): the
- * WAI-ARIA "disclosure" pattern on <details>/<summary> (ADR 10). It opens and its forms post before
+ * WAI-ARIA "disclosure" pattern on <details>/<summary> (ADR 11). It opens and its forms post before
  * hydration and without JavaScript; once hydrated it also closes on Escape (focus back on the
  * trigger), on a click or focus outside, and when the page changes under it — but not on
  * hydration itself, so a menu opened while the page loads stays open.
