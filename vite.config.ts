@@ -1,6 +1,7 @@
 import { execSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
 // One id per build, shared by the server and browser bundles (SPEC §4 Version updates).
@@ -24,7 +25,7 @@ const buildId = process.env.MURMUR_BUILD_ID;
 const buildTime = process.env.MURMUR_BUILD_TIME;
 
 export default defineConfig(({ command }) => ({
-  plugins: [reactRouter()],
+  plugins: [tailwindcss(), reactRouter()],
   define: {
     __MURMUR_BUILD_ID__: JSON.stringify(command === "build" ? buildId : "dev"),
     __MURMUR_BUILD_TIME__: JSON.stringify(buildTime),

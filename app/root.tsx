@@ -1,4 +1,3 @@
-import picoCss from "@picocss/pico/css/pico.min.css?url";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -22,24 +21,25 @@ import { getLocale, i18nextMiddleware } from "#app/middleware/i18next.server.ts"
 import { sessionMiddleware } from "#app/middleware/session.server.ts";
 import { BUILD_ID } from "#app/runtime/build-info.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
-import appCss from "#app/styles/app.css?url";
+import { readTheme } from "#app/services/prefs/prefs.ts";
+import mainCss from "#app/styles/main.css?url";
 import { useNonce } from "#app/utils/nonce.ts";
 import type { Route } from "./+types/root";
 
 export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, sessionMiddleware];
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: picoCss },
-  { rel: "stylesheet", href: appCss },
+  { rel: "stylesheet", href: mainCss },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { env } = context.get(runtimeContext);
   const detected = getLocale(context);
   return data({
     locale: isLocale(detected) ? detected : DEFAULT_LOCALE,
     buildId: BUILD_ID,
+    theme: readTheme(request),
     sentry: env.SENTRY_DSN ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT ?? null } : null,
   });
 }
@@ -50,7 +50,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const locale = root?.locale ?? localeFromPath(location.pathname);
   const nonce = useNonce() || undefined;
   return (
-    <html lang={locale} dir="ltr">
+    <html lang={locale} dir="ltr" data-theme={root?.theme === "system" ? undefined : root?.theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

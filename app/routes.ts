@@ -51,6 +51,8 @@ export default [
   route("api/templates/:id/export", "routes/resources/api-template-export.ts"),
   // The organisation switcher and the bootstrap retry (plain form posts; the page reloads in the new org).
   route("_org", "routes/resources/switch-org.ts"),
+  // Interface preferences (issue 11): sidebar collapsed, colour theme; plain form posts.
+  route("_prefs", "routes/resources/set-prefs.ts"),
 
   route(":lang?", "routes/locale.tsx", [
     index("routes/index.tsx"),
@@ -65,6 +67,7 @@ export default [
     route("logout", "routes/auth/logout.tsx"),
     route("pricing", "routes/pricing.tsx"),
     route("dev/mailbox", "routes/dev/mailbox.tsx"),
+    route("dev/ui", "routes/dev/ui-catalogue.tsx"),
     layout("routes/layouts/marketing.tsx", [
       route("product", "routes/marketing/product.tsx"),
       route("product/coding", "routes/marketing/product-coding.tsx"),

@@ -7,12 +7,12 @@ import { useLocale } from "#app/i18n/use-locale.ts";
  * Plain links through /_lang, which stores the choice in the i18n_redirected cookie and
  * redirects to the same page in the chosen language: works with and without JavaScript.
  */
-export function LanguageSwitcher() {
+export function LanguageSwitcher({ variant = "inline" }: { variant?: "inline" | "menu" }) {
   const { t } = useTranslation("common");
   const current = useLocale();
   const location = useLocation();
   return (
-    <nav aria-label={t("language.label")} className="language-switcher">
+    <nav aria-label={t("language.label")} className="language-switcher" data-variant={variant}>
       <ul>
         {LOCALES.map((locale) => {
           const target = localizePath(location.pathname, locale) + location.search;
@@ -25,6 +25,7 @@ export function LanguageSwitcher() {
                 lang={locale}
                 aria-current={locale === current ? "true" : undefined}
                 data-locale={locale}
+                className={variant === "menu" ? "ui-menu-item" : undefined}
               >
                 {t(`language.${locale}`)}
               </a>

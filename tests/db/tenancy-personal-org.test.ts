@@ -68,6 +68,59 @@ describeEachDatabase("ensure_personal_org() and create_organization()", (target)
     expect((await personalOrgsOf(other.id))[0]?.name).toBe("Zoë %I 100%'s practice");
   });
 
+  // Issue 11: "Dr Ana Ruiz" gave "Dr Dr Ana Ruiz's practice". The name's own title picks the template.
+  const TITLED = {
+    en: {
+      dr: "Dr %s's practice",
+      dr_f: "Dr %s's practice",
+      pr: "Prof %s's practice",
+      pr_f: "Prof %s's practice",
+      untitled: "%s's practice",
+    },
+    fr: {
+      dr: "Cabinet du Dr %s",
+      dr_f: "Cabinet de la Dre %s",
+      pr: "Cabinet du Pr %s",
+      pr_f: "Cabinet de la Pr %s",
+      untitled: "Cabinet %s",
+    },
+    es: {
+      dr: "Consultorio del Dr. %s",
+      dr_f: "Consultorio de la Dra. %s",
+      pr: "Consultorio del Prof. %s",
+      pr_f: "Consultorio de la Prof.ª %s",
+      untitled: "Consultorio de %s",
+    },
+  };
+  const ensureTitled = (trx: ActorTransaction, template: string, titles: object) =>
+    sql<{ id: string }>`select public.ensure_personal_org(${template}, ${JSON.stringify(titles)}::jsonb) as id`
+      .execute(trx)
+      .then((r) => r.rows[0]?.id);
+
+  it.each([
+    ["Dr Ana Ruiz", "Dr %s's practice", TITLED.en, "Dr Ana Ruiz's practice"],
+    ["dr. Ana Ruiz", "Cabinet du Dr %s", TITLED.fr, "Cabinet du Dr Ana Ruiz"],
+    ["Dr Ana Ruiz", "Consultorio del Dr. %s", TITLED.es, "Consultorio del Dr. Ana Ruiz"],
+    ["Dra. Ana Ruiz", "Consultorio del Dr. %s", TITLED.es, "Consultorio de la Dra. Ana Ruiz"],
+    ["Doctora Ana Ruiz", "Dr %s's practice", TITLED.en, "Dr Ana Ruiz's practice"],
+    ["Pr Ana Ruiz", "Cabinet du Dr %s", TITLED.fr, "Cabinet du Pr Ana Ruiz"],
+    ["Drake Bell", "Dr %s's practice", TITLED.en, "Dr Drake Bell's practice"],
+    ["Ana Ruiz", "Consultorio del Dr. %s", TITLED.es, "Consultorio del Dr. Ana Ruiz"],
+  ])("names %j with %j without doubling the title", async (fullName, template, titles, expected) => {
+    const user = await createAuthUser(db, { fullName });
+    await withActor(db, { userId: user.id, orgId: null }, (trx) => ensureTitled(trx, template, titles));
+    expect((await personalOrgsOf(user.id))[0]?.name).toBe(expected);
+  });
+
+  it("strips a doubled title through the one-argument form too; a professor keeps the title as typed", async () => {
+    const doctor = await createAuthUser(db, { fullName: "Dr Ana Ruiz" });
+    await withActor(db, { userId: doctor.id, orgId: null }, (trx) => ensure(trx, "Dr %s's practice"));
+    expect((await personalOrgsOf(doctor.id))[0]?.name).toBe("Dr Ana Ruiz's practice");
+    const professor = await createAuthUser(db, { fullName: "Prof. Ana Ruiz" });
+    await withActor(db, { userId: professor.id, orgId: null }, (trx) => ensure(trx, "Dr %s's practice"));
+    expect((await personalOrgsOf(professor.id))[0]?.name).toBe("Prof. Ana Ruiz's practice");
+  });
+
   it("is race-safe: five concurrent calls make exactly one organisation and one owner membership", async () => {
     const user = await createAuthUser(db, { fullName: "Tab Racer" });
     const ids = await Promise.all(

@@ -51,6 +51,7 @@ test("sign up → personal organisation → create a second → switch → the l
   await expect(page).toHaveURL(/\/dashboard$/);
   await switchTo(page, "Clinique Lumière");
 
+  await page.getByTestId("language-menu").locator("summary").click();
   await page.locator('.language-switcher a[data-locale="fr"]').click();
   await expect(page).toHaveURL(/\/fr\/dashboard$/);
   await expect(page.getByTestId("current-org")).toHaveText("Clinique Lumière");

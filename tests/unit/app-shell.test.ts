@@ -3,9 +3,9 @@ import { renderToString } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import { AppHeader } from "#app/components/app-header.tsx";
 import { NavigationFallbackBanner } from "#app/components/navigation-fallback-banner.tsx";
 import { OrgBootstrapError } from "#app/components/org/org-bootstrap-error.tsx";
+import { AppShell } from "#app/components/shell/app-shell.tsx";
 import { getInstance, i18nextMiddleware } from "#app/middleware/i18next.server.ts";
 import { createTestContext } from "#tests/setup/context.ts";
 
@@ -46,10 +46,18 @@ const personal = {
   kind: "personal",
   role: "owner",
 } as const;
-const header = { user, org: practice, orgs: [personal, practice] };
+const header = {
+  user,
+  org: practice,
+  orgs: [personal, practice],
+  sidebarCollapsed: false,
+  theme: "system" as const,
+  children: null,
+};
+const AppHeader = (props: typeof header) => createElement(AppShell, props);
 
-describe("signed-in app header", () => {
-  it("lists the seven sections in the page's language, with localized links", async () => {
+describe("signed-in app shell", () => {
+  it("lists the seven sections in the sidebar in the page's language, with localized links", async () => {
     const html = await render("/fr/dashboard", createElement(AppHeader, header));
     for (const label of [
       "Tableau de bord",

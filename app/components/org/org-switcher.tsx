@@ -1,34 +1,42 @@
-import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
+import { StatusBadge } from "#app/components/ui/badge.tsx";
+import { DisclosureMenu } from "#app/components/ui/disclosure-menu.tsx";
+import { Icon } from "#app/components/ui/icons.tsx";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { MemberOrg } from "#app/services/org-context/current-org.ts";
 
 /**
- * The header's organisation menu (issue 4): every organisation with the user's role in it, and
- * "Create organisation". Each entry is a plain form post to /_org, so a switch reloads the whole page
- * in the new organisation; the target keeps the section but drops query ids of the old tenant.
+ * The top bar's organisation menu (issue 4, issue 11): the current organisation with its plan,
+ * every organisation with the user's role in it, and "Create organisation". Each entry is a plain
+ * form post to /_org, so a switch works without JavaScript and reloads the whole page in the new
+ * organisation; the target keeps the section but drops query ids of the old tenant.
  */
 export function OrgSwitcher({ org, orgs }: { org: MemberOrg; orgs: MemberOrg[] }) {
   const { t } = useTranslation("org");
+  const { t: tPlan } = useTranslation("orgSettings");
   const to = useLocalizedPath();
-  const { pathname, key } = useLocation();
-  const menu = useRef<HTMLDetailsElement>(null);
-  const shownKey = useRef(key);
-  // The header outlives client navigations: close the menu when the page changes under it — but
-  // not on hydration, which would shut a menu opened while the page was still loading.
-  useEffect(() => {
-    if (shownKey.current === key) return;
-    shownKey.current = key;
-    if (menu.current) menu.current.open = false;
-  }, [key]);
+  const { pathname } = useLocation();
   return (
-    <details className="dropdown org-switcher" data-testid="org-switcher" ref={menu}>
-      <summary aria-label={t("switcher.current", { name: org.name })}>
-        <span className="org-switcher-name" data-testid="current-org">
-          {org.name}
-        </span>
-      </summary>
+    <DisclosureMenu
+      className="org-switcher"
+      testId="org-switcher"
+      align="start"
+      summary={
+        <>
+          <Icon name="building" className="shrink-0 text-muted" />
+          <span className="sr-only">{t("switcher.label")}: </span>
+          <span className="ui-truncate org-switcher-name" title={org.name} data-testid="current-org">
+            {org.name}
+          </span>
+          <StatusBadge tone={org.plan === "trial" ? "warning" : "info"} testId="current-org-plan">
+            {tPlan(`plans.${org.plan}`)}
+          </StatusBadge>
+          <Icon name="chevronDown" size={16} className="shrink-0 text-muted" />
+        </>
+      }
+    >
+      <p className="ui-menu-heading">{t("switcher.switch")}</p>
       <ul>
         {orgs.map((candidate) => (
           <li key={candidate.id}>
@@ -38,26 +46,32 @@ export function OrgSwitcher({ org, orgs }: { org: MemberOrg; orgs: MemberOrg[] }
               <input type="hidden" name="redirectTo" value={pathname} />
               <button
                 type="submit"
-                className="outline secondary"
+                className="ui-menu-item"
                 disabled={candidate.id === org.id}
                 aria-current={candidate.id === org.id ? "true" : undefined}
                 data-org-id={candidate.id}
               >
-                <span>{candidate.name}</span>
-                <small>
-                  {t(`roles.${candidate.role}`)}
-                  {candidate.id === org.id ? ` · ${t("switcher.active")}` : ""}
-                </small>
+                <span className="ui-menu-item-text">
+                  <span className="ui-truncate" title={candidate.name}>
+                    {candidate.name}
+                  </span>
+                  <small>
+                    {t(`roles.${candidate.role}`)} · {tPlan(`plans.${candidate.plan}`)}
+                    {candidate.id === org.id ? ` · ${t("switcher.active")}` : ""}
+                  </small>
+                </span>
+                {candidate.id === org.id ? <Icon name="check" className="shrink-0" /> : null}
               </button>
             </form>
           </li>
         ))}
-        <li>
-          <Link to={to("/organizations/new")} data-testid="create-org-link">
-            {t("switcher.create")}
+        <li className="ui-menu-separator">
+          <Link to={to("/organizations/new")} className="ui-menu-item" data-testid="create-org-link">
+            <Icon name="plus" className="shrink-0" />
+            <span>{t("switcher.create")}</span>
           </Link>
         </li>
       </ul>
-    </details>
+    </DisclosureMenu>
   );
 }

@@ -11,13 +11,21 @@ export interface NewPatientFailure {
  * "New patient": a POST form (works without JavaScript); a failure keeps what was typed, and a
  * success (`created`, the new id) starts over with a closed, empty form.
  */
-export function NewPatientForm({ failure, created }: { failure?: NewPatientFailure; created: string | null }) {
+export function NewPatientForm({
+  failure,
+  created,
+  initiallyOpen = false,
+}: {
+  failure?: NewPatientFailure;
+  created: string | null;
+  initiallyOpen?: boolean;
+}) {
   const { t } = useTranslation("patients");
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
   const values = failure?.values ?? {};
   return (
-    <details className="new-patient" open={failure ? true : undefined} key={created ?? "new"}>
+    <details id="new-patient" className="new-patient" open={failure || initiallyOpen ? true : undefined} key={created ?? "new"}>
       <summary className="new-patient-toggle">{t("create.heading")}</summary>
       <Form method="post" data-testid="new-patient" key={failure ? JSON.stringify(failure) : "new"}>
         <label>

@@ -1,14 +1,19 @@
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
-import { AppPage } from "#app/components/app-page.tsx";
 import { NoteList } from "#app/components/notes/note-list.tsx";
+import { FirstRunChecklist } from "#app/components/onboarding/first-run-checklist.tsx";
+import { PageMeta } from "#app/components/page-meta.tsx";
 import { NewPatientForm } from "#app/components/patients/new-patient-form.tsx";
 import { Pagination } from "#app/components/patients/pagination.tsx";
 import { PatientResults } from "#app/components/patients/patient-results.tsx";
 import { VisitList } from "#app/components/patients/visit-list.tsx";
+import { Icon } from "#app/components/ui/icons.tsx";
+import { Page, Section } from "#app/components/ui/page.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
+import { getFirstRunProgress } from "#app/services/onboarding/first-run.server.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
+import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import { createPatientFromPage, loadDashboard } from "#app/services/patients/dashboard-page.server.ts";
 import { assertValidPage } from "#app/services/session/page-validity.server.ts";
 import dashboardCss from "#app/styles/patients.css?url";
@@ -37,7 +42,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { q, page, visits_page } = query.data ?? DashboardQuerySchema.parse({});
   const dashboard = await loadDashboard(context, request, { q: q.trim(), page, visitsPage: visits_page });
   const created = url.searchParams.get("created");
-  return { ...dashboard, timeZone: requireOrg(context).org.timezone || "UTC", created };
+  const openNew = url.searchParams.get("new") === "1";
+  // Issue 11 "First run": the checklist, for those who see patients (admins get the notice instead).
+  const firstRun = dashboard.kind === "dashboard" ? await getFirstRunProgress(orgPageArgs(context, request)) : null;
+  return { ...dashboard, timeZone: requireOrg(context).org.timezone || "UTC", created, openNew, firstRun };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -66,18 +74,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   throw redirect(`${path}?${params}`);
 }
 
-function StartVisitLink() {
-  const { t } = useTranslation("patients");
-  const to = useLocalizedPath();
-  return (
-    <p className="dashboard-actions">
-      <Link to={to("/transcribing")} role="button" data-testid="start-visit-link">
-        {t("actions.startVisit")}
-      </Link>
-    </p>
-  );
-}
-
 function RecentVisits({ loaderData }: { loaderData: Extract<Route.ComponentProps["loaderData"], { kind: "dashboard" }> }) {
   const { t } = useTranslation("patients");
   const { visits } = loaderData;
@@ -91,29 +87,64 @@ function RecentVisits({ loaderData }: { loaderData: Extract<Route.ComponentProps
   );
 }
 
+function DashboardActions() {
+  const { t } = useTranslation("patients");
+  const { t: tApp } = useTranslation("app");
+  const to = useLocalizedPath();
+  return (
+    <>
+      <Link to={to("/dashboard?new=1#new-patient")} className="ui-button" data-variant="secondary">
+        <Icon name="plus" size={16} />
+        {tApp("dashboardPage.addPatient")}
+      </Link>
+      <Link to={to("/transcribing")} className="ui-button" data-testid="start-visit-link">
+        <Icon name="mic" size={16} />
+        {t("actions.startVisit")}
+      </Link>
+    </>
+  );
+}
+
 export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("patients");
+  const { t: tApp } = useTranslation("app");
   if (loaderData.kind === "forbidden") {
     return (
-      <AppPage page="dashboard">
-        <p role="note">{t("forbidden.message")}</p>
-      </AppPage>
+      <Page title={tApp("dashboard.title")} description={tApp("dashboard.intro")}>
+        <PageMeta title={tApp("dashboard.title")} />
+        <Section>
+          <p role="note">{t("forbidden.message")}</p>
+        </Section>
+      </Page>
     );
   }
   return (
-    <AppPage page="dashboard">
-      <div className="dashboard">
-        <StartVisitLink />
-        {loaderData.drafts ? <NoteList notes={loaderData.drafts} timeZone={loaderData.timeZone} variant="drafts" /> : null}
-        <PatientResults
-          q={loaderData.q}
-          patients={loaderData.patients}
-          created={loaderData.created}
-          timeZone={loaderData.timeZone}
-        />
-        <NewPatientForm failure={actionData} created={loaderData.created} />
-        <RecentVisits loaderData={loaderData} />
+    <Page title={tApp("dashboard.title")} description={tApp("dashboard.intro")} actions={<DashboardActions />}>
+      <PageMeta title={tApp("dashboard.title")} />
+      {loaderData.firstRun ? <FirstRunChecklist progress={loaderData.firstRun} /> : null}
+      <div className="dashboard ui-split" data-ratio="2:1">
+        <div className="ui-split-pane">
+          <Section id="patient-search">
+            <PatientResults
+              q={loaderData.q}
+              patients={loaderData.patients}
+              created={loaderData.created}
+              timeZone={loaderData.timeZone}
+            />
+            <NewPatientForm failure={actionData} created={loaderData.created} initiallyOpen={loaderData.openNew} />
+          </Section>
+        </div>
+        <div className="ui-split-pane">
+          {loaderData.drafts ? (
+            <Section>
+              <NoteList notes={loaderData.drafts} timeZone={loaderData.timeZone} variant="drafts" />
+            </Section>
+          ) : null}
+          <Section>
+            <RecentVisits loaderData={loaderData} />
+          </Section>
+        </div>
       </div>
-    </AppPage>
+    </Page>
   );
 }

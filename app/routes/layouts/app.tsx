@@ -1,37 +1,51 @@
 import { Outlet } from "react-router";
-import { AppHeader } from "#app/components/app-header.tsx";
 import { OrgBanners } from "#app/components/org/org-banners.tsx";
 import { OrgBootstrapError } from "#app/components/org/org-bootstrap-error.tsx";
 import { OrgSwitchNotice } from "#app/components/org/org-switch-notice.tsx";
+import { AppShell } from "#app/components/shell/app-shell.tsx";
 import { orgMiddleware } from "#app/middleware/org.server.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
 import { isOrgBootstrapFailure, requireOrg } from "#app/services/org-context/current-org.ts";
 import { OrgStoreSync } from "#app/services/org-context/use-org-store.tsx";
+import { readSidebarCollapsed, readTheme } from "#app/services/prefs/prefs.ts";
 import type { Route } from "./+types/app";
 
 // Signed-in pages (SPEC §2, §6). The middleware signs the visitor in or sends them to /login, then
 // resolves the current organisation once per request, before any page loader.
 export const middleware: Route.MiddlewareFunction[] = [orgMiddleware];
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ context, request }: Route.LoaderArgs) {
   const { user, org, orgs, switchedFrom } = requireOrg(context);
   const timeoutMs = context.get(runtimeContext).env.ORG_BOOTSTRAP_TIMEOUT_MS;
-  return { user: { id: user.id, email: user.email }, org, orgs, switched: switchedFrom !== null, timeoutMs };
+  return {
+    user: { id: user.id, email: user.email },
+    org,
+    orgs,
+    switched: switchedFrom !== null,
+    timeoutMs,
+    sidebarCollapsed: readSidebarCollapsed(request),
+    theme: readTheme(request),
+  };
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
-  const { user, org, orgs, switched, timeoutMs } = loaderData;
+  const { user, org, orgs, switched, timeoutMs, sidebarCollapsed, theme } = loaderData;
   return (
-    <div className="app-layout">
+    <>
       <OrgStoreSync org={org} orgs={orgs} timeoutMs={timeoutMs} />
-      <AppHeader user={user} org={org} orgs={orgs} />
-      <OrgBanners org={org} />
-      <main className="app-main">
+      <AppShell
+        user={user}
+        org={org}
+        orgs={orgs}
+        sidebarCollapsed={sidebarCollapsed}
+        theme={theme}
+        notices={<OrgBanners org={org} />}
+      >
         {switched ? <OrgSwitchNotice orgName={org.name} /> : null}
         {/* Keyed by organisation: a switch never leaves another tenant's state in a component. */}
         <Outlet key={org.id} />
-      </main>
-    </div>
+      </AppShell>
+    </>
   );
 }
 

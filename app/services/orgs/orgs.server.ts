@@ -67,6 +67,14 @@ export function personalOrgNameTemplate(locale: Locale): string {
 }
 
 /**
+ * Issue 11: templates for a name that already starts with a title ("Dr Ana Ruiz", "Dra. Ana Ruiz",
+ * "Pr Ana Ruiz"), so the title is not doubled; see migration 0014.
+ */
+export function personalOrgTitleTemplates(locale: Locale): Record<"dr" | "dr_f" | "pr" | "pr_f" | "untitled", string> {
+  return resources[locale].app.orgs.personalTitled;
+}
+
+/**
  * POST /api/orgs/personal (SPEC §4 "Organisation bootstrap"): the actor's personal organisation,
  * created on first call. Idempotent and safe under concurrent calls (ensure_personal_org()).
  */
@@ -80,7 +88,10 @@ export function ensurePersonalOrg(args: OrgServiceArgs & { locale: Locale }): Pr
       .where("o.kind", "=", "personal")
       .executeTakeFirst();
     const template = personalOrgNameTemplate(args.locale);
-    const { rows } = await sql<{ id: string }>`select public.ensure_personal_org(${template}) as id`.execute(trx);
+    const titles = JSON.stringify(personalOrgTitleTemplates(args.locale));
+    const { rows } = await sql<{ id: string }>`select public.ensure_personal_org(${template}, ${titles}::jsonb) as id`.execute(
+      trx,
+    );
     const id = rows[0]?.id;
     if (!id) throw new Error("ensure_personal_org returned no id");
     if (!before) {

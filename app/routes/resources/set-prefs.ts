@@ -1,0 +1,33 @@
+import { redirect } from "react-router";
+import { z } from "zod";
+import { prefCookieHeader, SIDEBAR_COOKIE, THEME_COOKIE, THEMES } from "#app/services/prefs/prefs.ts";
+import type { Route } from "./+types/set-prefs";
+import { methodNotAllowed } from "./method-not-allowed.ts";
+
+export { loader } from "./method-not-allowed.ts";
+
+const PrefsSchema = z.object({
+  sidebar: z.enum(["collapsed", "expanded"]).optional(),
+  theme: z.enum(THEMES).optional(),
+  // Only a path on this site: no scheme, no "//host", no backslash tricks.
+  redirectTo: z
+    .string()
+    .max(2048)
+    .regex(/^\/(?![/\\])/)
+    .optional(),
+});
+
+/** Sidebar and theme preferences (issue 11): a plain form post, so it works without JavaScript. */
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
+  const parsed = PrefsSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return Response.json({ code: "invalid_preferences", message: "Unknown preference." }, { status: 400 });
+  }
+  const { sidebar, theme, redirectTo } = parsed.data;
+  const secure = new URL(request.url).protocol === "https:";
+  const headers = new Headers();
+  if (sidebar) headers.append("Set-Cookie", prefCookieHeader(SIDEBAR_COOKIE, sidebar, secure));
+  if (theme) headers.append("Set-Cookie", prefCookieHeader(THEME_COOKIE, theme, secure));
+  throw redirect(redirectTo ?? "/dashboard", { status: 303, headers });
+}
