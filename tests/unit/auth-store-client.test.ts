@@ -89,7 +89,8 @@ describe("getBrowserSupabase", () => {
     expect(createBrowserClient).toHaveBeenCalledTimes(1);
     expect(createBrowserClient).toHaveBeenCalledWith("https://murmur.test", "anon-key", {
       isSingleton: true,
-      cookieOptions: { name: "sb-murmur-auth-token", path: "/", sameSite: "lax", maxAge: 400 * 24 * 60 * 60 },
+      // Not Secure here: the test runs without an https location (issue 10: Secure only over HTTPS).
+      cookieOptions: { name: "sb-murmur-auth-token", path: "/", sameSite: "lax", maxAge: 400 * 24 * 60 * 60, secure: false },
       auth: { flowType: "pkce", autoRefreshToken: true, persistSession: true, detectSessionInUrl: false },
     });
   });

@@ -5,6 +5,7 @@ import { action as loginAction, loader as loginLoader } from "#app/routes/auth/l
 import { loader as signupLoader } from "#app/routes/auth/signup.tsx";
 import { middleware as localeMiddleware } from "#app/routes/locale.tsx";
 import { loader as setLanguage } from "#app/routes/resources/set-language.ts";
+import { action as setPrefs } from "#app/routes/resources/set-prefs.ts";
 import { supabaseContext } from "#app/services/session/user-context.ts";
 import { safeRedirectTarget, sameOriginPath } from "#app/utils/safe-redirect.ts";
 import { createTestContext, responseOf } from "#tests/setup/context.ts";
@@ -236,6 +237,18 @@ describe("client redirect targets through the routes", () => {
       expect(status).toBe(302);
       expectSameOriginLocation(location);
     }
+  });
+
+  it.each(HOSTILE)("POST /_prefs with redirectTo=%j lands on this site", async (redirectTo) => {
+    const request = new Request(`${ORIGIN}/_prefs`, {
+      method: "POST",
+      body: new URLSearchParams({ theme: "dark", redirectTo }),
+    });
+    const { status, location } = await locationOf(() =>
+      setPrefs({ request, params: {}, context: createTestContext() } as never),
+    );
+    expect(status).toBeLessThan(500);
+    if (status === 303) expectSameOriginLocation(location);
   });
 
   it("/en//evil.example does not 301 to //evil.example", async () => {
