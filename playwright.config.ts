@@ -66,6 +66,10 @@ export default defineConfig({
       // Email links must point at this server, and the journeys read them from the dev mailbox.
       SITE_URL: baseURL,
       MURMUR_DEV_MAILBOX: "1",
+      // Every journey signs up from 127.0.0.1: GoTrue's per-IP defaults (30 emails an hour) are
+      // for the public internet, not for one test runner creating a hundred accounts.
+      AUTH_RATE_LIMIT_EMAIL_SENT: "100000",
+      AUTH_RATE_LIMIT_OTP: "100000",
     },
   },
 });

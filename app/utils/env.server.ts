@@ -44,6 +44,16 @@ export const EnvSchema = z
       (v) => (v === "" ? undefined : v),
       z.coerce.number().int().min(0).max(300).default(10),
     ),
+    /** Emails the auth API sends per IP per hour (GoTrue's GOTRUE_RATE_LIMIT_EMAIL_SENT). */
+    AUTH_RATE_LIMIT_EMAIL_SENT: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      z.coerce.number().int().min(1).max(1_000_000).default(30),
+    ),
+    /** Accounts created (sign-up, /otp) per IP per 5 minutes (GoTrue's GOTRUE_RATE_LIMIT_OTP). */
+    AUTH_RATE_LIMIT_OTP: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      z.coerce.number().int().min(1).max(1_000_000).default(30),
+    ),
     AUTH_DISABLE_SIGNUP: z
       .enum(["true", "false"])
       .default("false")

@@ -185,3 +185,23 @@ describe("POST /signup when sign-ups are disabled", () => {
     await t.close();
   });
 });
+
+describe("POST /signup with operator-set per-IP limits", () => {
+  it("AUTH_RATE_LIMIT_OTP and AUTH_RATE_LIMIT_EMAIL_SENT replace GoTrue's defaults of 30", async () => {
+    const t = await createTestAuth({ AUTH_RATE_LIMIT_OTP: "2", AUTH_RATE_LIMIT_EMAIL_SENT: "50" });
+    const client = t.client();
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await client.auth.signUp({ email: `ip-${i}@example.org`, password: PASSWORD }));
+    expect(results.slice(0, 2).every((r) => r.error === null)).toBe(true);
+    expect(results[2]?.error).toMatchObject({ status: 429 });
+    await t.close();
+
+    // The email limit alone: 3 sign-ups pass the account limit but only 2 emails may leave this IP.
+    const mail = await createTestAuth({ AUTH_RATE_LIMIT_OTP: "50", AUTH_RATE_LIMIT_EMAIL_SENT: "2" });
+    const sent = [];
+    for (let i = 0; i < 3; i++) sent.push(await mail.client().auth.signUp({ email: `m-${i}@example.org`, password: PASSWORD }));
+    expect(sent.slice(0, 2).every((r) => r.error === null)).toBe(true);
+    expect(sent[2]?.error).toMatchObject({ code: "over_email_send_rate_limit", status: 429 });
+    await mail.close();
+  });
+});

@@ -10,6 +10,8 @@ export interface AuthConfig {
   /** How long a rotated refresh token may be presented again without revoking its session (0: never). */
   refreshTokenReuseIntervalSeconds: number;
   autoconfirm: boolean;
+  /** Per-IP limits an operator may tune, as GoTrue's RATE_LIMIT_EMAIL_SENT (per hour) and RATE_LIMIT_OTP (per 5 min). */
+  rateLimits: { emailSentPerHour: number; accountsPer5Min: number };
   disableSignup: boolean;
   /** Redirect targets allowed besides the site itself (GoTrue's URI_ALLOW_LIST). */
   redirectAllowList: string[];
@@ -29,6 +31,7 @@ export function authConfigFromEnv(env: Env): AuthConfig {
     jwtExpirySeconds: env.AUTH_JWT_EXPIRY,
     refreshTokenReuseIntervalSeconds: env.AUTH_REFRESH_TOKEN_REUSE_INTERVAL,
     autoconfirm: env.AUTH_EMAIL_AUTOCONFIRM,
+    rateLimits: { emailSentPerHour: env.AUTH_RATE_LIMIT_EMAIL_SENT, accountsPer5Min: env.AUTH_RATE_LIMIT_OTP },
     disableSignup: env.AUTH_DISABLE_SIGNUP,
     redirectAllowList: env.AUTH_ADDITIONAL_REDIRECT_URLS.split(",")
       .map((s) => s.trim())

@@ -53,6 +53,11 @@ export function addressKey(email: string): string {
   return hashToken(normalizeEmail(email));
 }
 
+/** The per-IP account-creation limit, with the operator's AUTH_RATE_LIMIT_OTP. */
+export function signupPerIpRule(auth: AuthRuntime): RateLimitRule {
+  return { ...CORE_LIMITS.signupPerIp, limit: auth.config.rateLimits.accountsPer5Min };
+}
+
 /** One address seen from one IP, hashed like addressKey. */
 export function deviceKey(email: string, ip: string): string {
   return hashToken(`${normalizeEmail(email)}\n${ip}`);
@@ -71,6 +76,7 @@ export async function refuseOverLimit(
 
 /** The two limits on every request that sends an email: per IP and per recipient address. */
 export async function enforceEmailSendLimits(auth: AuthRuntime, ip: string, email: string): Promise<void> {
-  await enforceLimit(auth, CORE_LIMITS.emailPerIp, ip, ip, errors.emailRateLimited);
+  const perIp = { ...CORE_LIMITS.emailPerIp, limit: auth.config.rateLimits.emailSentPerHour };
+  await enforceLimit(auth, perIp, ip, ip, errors.emailRateLimited);
   await enforceLimit(auth, CORE_LIMITS.emailPerAddress, addressKey(email), ip, errors.emailRateLimited);
 }

@@ -4,7 +4,7 @@ import type { AuthRuntime } from "./auth-runtime.server.ts";
 import { requireEmail } from "./email-address.server.ts";
 import { sendLinkEmail } from "./email-links.server.ts";
 import { coreErrors, errors } from "./errors.server.ts";
-import { CORE_LIMITS, enforceEmailSendLimits, enforceLimit } from "./limits.server.ts";
+import { enforceEmailSendLimits, enforceLimit, signupPerIpRule } from "./limits.server.ts";
 import { readPkceChallenge } from "./pkce-params.server.ts";
 import { resolveRedirect } from "./redirects.server.ts";
 import { localeFor, type RequestMeta } from "./request-meta.server.ts";
@@ -33,7 +33,7 @@ export async function requestOtp(auth: AuthRuntime, meta: RequestMeta, input: Ot
   const pkce = readPkceChallenge(input.codeChallenge, input.codeChallengeMethod);
   const data = input.data ?? {};
 
-  await enforceLimit(auth, CORE_LIMITS.signupPerIp, meta.ip, meta.ip);
+  await enforceLimit(auth, signupPerIpRule(auth), meta.ip, meta.ip);
   let user = await findUserByEmail(auth.db.kysely, email);
   if (!user && input.createUser === false) throw coreErrors.otpDisabled();
   if (!user && auth.config.disableSignup) throw errors.signupDisabled();

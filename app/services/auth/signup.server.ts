@@ -5,7 +5,7 @@ import type { AuthRuntime } from "./auth-runtime.server.ts";
 import { requireEmail } from "./email-address.server.ts";
 import { sendLinkEmail } from "./email-links.server.ts";
 import { coreErrors, errors } from "./errors.server.ts";
-import { CORE_LIMITS, enforceEmailSendLimits, enforceLimit } from "./limits.server.ts";
+import { enforceEmailSendLimits, enforceLimit, signupPerIpRule } from "./limits.server.ts";
 import { assertStrongPassword, hashPassword } from "./passwords.server.ts";
 import { type PkceChallenge, readPkceChallenge } from "./pkce-params.server.ts";
 import { resolveRedirect } from "./redirects.server.ts";
@@ -41,7 +41,7 @@ export async function signUp(
   const data = input.data ?? {};
   const { autoconfirm } = auth.config;
 
-  await enforceLimit(auth, CORE_LIMITS.signupPerIp, meta.ip, meta.ip);
+  await enforceLimit(auth, signupPerIpRule(auth), meta.ip, meta.ip);
   if (!autoconfirm) await enforceEmailSendLimits(auth, meta.ip, email);
   // Hashed before the lookup, so new and existing addresses take the same time to answer.
   const passwordHash = await hashPassword(input.password);
