@@ -244,9 +244,7 @@ describe("client redirect targets through the routes", () => {
       method: "POST",
       body: new URLSearchParams({ theme: "dark", redirectTo }),
     });
-    const { status, location } = await locationOf(() =>
-      setPrefs({ request, params: {}, context: createTestContext() } as never),
-    );
+    const { status, location } = await locationOf(() => setPrefs({ request, params: {}, context: createTestContext() } as never));
     expect(status).toBeLessThan(500);
     if (status === 303) expectSameOriginLocation(location);
   });
