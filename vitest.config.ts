@@ -21,6 +21,7 @@ export default defineConfig({
       "app/**/*.test.ts",
     ],
     environment: "node",
+    globalSetup: ["tests/setup/global-migrated-pglite.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

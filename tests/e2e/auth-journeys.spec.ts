@@ -72,6 +72,8 @@ test("enrol TOTP, sign out, and sign-in then asks for the code", async ({ page }
 });
 
 test("a session revoked on the server shows the expiry toast and returns to sign-in", async ({ page, browser }) => {
+  // A sign-up plus a second browser signing in: 30 s is tight on a busy 2-core runner.
+  test.setTimeout(60_000);
   const email = uniqueEmail("revoked");
   await signUpAndConfirm(page, email);
   // Wait for the browser auth store to start (it loads after hydration).

@@ -69,6 +69,8 @@ test("a deep link into another of my organisations switches with a notice; anoth
   page,
   browser,
 }) => {
+  // Two sign-ups and an organisation created in one journey: 30 s is tight on a busy 2-core runner.
+  test.setTimeout(60_000);
   await signUpAndConfirm(page, uniqueEmail("deeplink"));
   const personalId = await orgCookie(page);
   await createOrganisation(page, "Cabinet Deux");

@@ -1,13 +1,22 @@
+import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import { describe } from "vitest";
+import { describe, inject } from "vitest";
 import { type Database, openDatabase } from "#app/db/database.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 
 let basePromise: Promise<PGlite> | null = null;
 
-/** A migrated PGlite, built once per test worker; tests get clones of it. */
+/**
+ * A migrated PGlite, loaded once per test file from the dump the global setup made
+ * (tests/setup/global-migrated-pglite.ts); tests get clones of it. Without the dump (a file run
+ * outside the Vitest config), it migrates a fresh one.
+ */
 function migratedBase(): Promise<PGlite> {
   basePromise ??= (async () => {
+    const dump = inject("migratedPgliteDump");
+    if (dump && fs.existsSync(dump)) {
+      return PGlite.create({ loadDataDir: new Blob([fs.readFileSync(dump)]) });
+    }
     const base = await PGlite.create();
     const db = await openDatabase({ pglite: base });
     await migrate(db);
