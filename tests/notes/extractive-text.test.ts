@@ -96,6 +96,10 @@ describe("clean-up", () => {
       "okay so how long has this been going on? i would say about two weeks. but last week it got worse.",
     );
     expect(punctuate("any fever", en)).toBe("any fever?");
+    // A finding verb keeps its object; an exam lead-in opens a sentence, its possessive stays with it.
+    expect(
+      punctuate("on your neck exam i don't appreciate any bruits on your lung exam your lungs are clear to auscultation", en),
+    ).toBe("on your neck exam i don't appreciate any bruits. on your lung exam. your lungs are clear to auscultation.");
     expect(punctuate("I have a cough. It started Monday.", en)).toBe("I have a cough. It started Monday.");
     expect(punctuate("il y a une douleur", lexiconFor("fr"))).toBe("il y a une douleur");
   });

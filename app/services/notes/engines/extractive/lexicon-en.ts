@@ -91,7 +91,7 @@ export const EN: Lexicon = {
   smallTalk:
     /\b(?:how are you|nice to (?:see|meet)|good to see|thank you|thanks|have a (?:good|great|nice)|take care|bye|weather|vacation|weekend|football|basketball|baseball|game|kids are|nurse told you|tell dax|any questions|sounds good|that's great|that is great|see you|hello|hi there|^show me|^let us (?:take a )?look)\b/,
   sentenceStarts:
-    /^(?:okay|ok|alright|all right|so|and then|now|well|yeah|but|um|uh|right|do you|did you|have you|are you|were you|is it|is there|is that|any|how|what|when|where|why|can you|could you|does it|does that|did it|was it|i want|i would|i'd like|i'm going to|i am going to|i think|we will|we're going to|we are going to|let's|let me|i understand|i see that|i know that|i know you|on exam|on physical|your|it looks like|it sounds like|i do|i have|i've|i'm|i am|i was|i had|i take|i feel|i got|i notice)\b/,
+    /^(?:okay|ok|alright|all right|so|and then|now|well|yeah|but|um|uh|right|do you|did you|have you|are you|were you|is it|is there|is that|any|how|what|when|where|why|can you|could you|does it|does that|did it|was it|i want|i would|i'd like|i'm going to|i am going to|i think|we will|we're going to|we are going to|let's|let me|i understand|i see that|i know that|i know you|on exam|on physical|on (?:your|his|her|the) (?:\w+ )?(?:exam|examination)|your|it looks like|it sounds like|i do|i have|i've|i'm|i am|i was|i had|i take|i feel|i got|i notice)\b/,
   questionStarts:
     /^(?:do you|did you|have you|are you|were you|is it|is there|is that|any|how|what|when|where|why|can you|could you|does it|does that|did it|was it|would you|will you|should we|who)\b/,
   reasonQuestion:

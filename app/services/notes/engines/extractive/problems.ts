@@ -214,12 +214,18 @@ const NOT_PROBLEMS =
   /^(?:information|medications?|meds|medicines?|blood ?work|labs?|results?|plan|exam|visit|questions?|appointment|follow[- ]?up|time|help|patience|records?|insurance|pharmacy|family|wife|husband|daughter|son|kids?|children|job|work|age|weight|history|symptoms?|vitals|x-?rays?|first|second|next|other|part|information|résultats?|traitements?|médicaments?|ordonnance|rendez-vous|questions?|resultados?|medicamentos?|medicinas?|receta|cita|preguntas?)\b/;
 
 function cleanName(raw: string): string {
-  return raw
-    .trim()
-    .replace(/^(?:of|is|was|being|the|a|an|your|his|her|their|de|d'|du|la|le|les|l'|su|sus|el|los|las)\s+/i, "")
-    .replace(/\s+(?:today|right now|now|issue|issues|problem|problems|aujourd'hui|hoy)$/i, "")
-    .replace(/[\s,'-]+$/, "")
-    .trim();
+  return (
+    raw
+      .trim()
+      // "her second problem is for your migraines": every lead word goes, not only the first.
+      .replace(
+        /^(?:(?:of|is|was|being|for|regarding|about|the|a|an|your|his|her|their|de|d'|du|la|le|les|l'|pour|su|sus|el|los|las|para)\s+)+/i,
+        "",
+      )
+      .replace(/\s+(?:today|right now|now|issue|issues|problem|problems|aujourd'hui|hoy)$/i, "")
+      .replace(/[\s,'-]+$/, "")
+      .trim()
+  );
 }
 
 /** Where each problem opens, in the order they are taken up (a problem named again is the same one). */

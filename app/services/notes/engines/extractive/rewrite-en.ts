@@ -251,6 +251,25 @@ const EXAM: Rule[] = [
     ),
     (_m, part: string) => `${label(part)}: `,
   ],
+  // The same lead-in once the third-person pass has dropped its "on": "his neck exam I do not…".
+  [
+    new RegExp(
+      `^(?:${POSS}|your) (${BODY}) (?:exam|examination|evaluation)(?: today)?,?\\s+(?!(?:is|was|are|were|shows?|showed|reveals?|revealed|demonstrates?|demonstrated)\\b)`,
+      "i",
+    ),
+    (_m, part: string) => `${label(part)}: `,
+  ],
+  // "Heart: he does have a 2/6 murmur" → "Heart: 2/6 murmur"; "no JVD or any bruits" → "no JVD or bruits".
+  [
+    new RegExp(`^([A-Z][a-z]{2,20}): ${S} (?:does |also |still )?(?:has|have) (?:a |an |some )?(?!(?:been|had|not|no)\\b)`, "i"),
+    "$1: ",
+  ],
+  [/\b(no\b[^.;]*?) or any\b/gi, "$1 or"],
+  // "Lungs: his lungs are clear" → "Lungs: clear".
+  [
+    new RegExp(`^([A-Z][a-z]{2,20}): (?:${POSS} |the |your )?(${BODY}) (?:is|are|sounds?|looks?|feels?|appears?) (?!to\\b)`, ""),
+    "$1: ",
+  ],
   [
     new RegExp(
       `^(?:when|as) I (?:listen|listened|look|looked|feel|felt|examine|examined|palpate|palpated) (?:to |at |on )?(?:${POSS} |your |the )?(${BODY}),?\\s*`,
@@ -399,6 +418,13 @@ const PLAN: Rule[] = [
 ];
 
 const TIDY: Rule[] = [
+  // The clinician's asides that a note states plainly.
+  [/\bwhat (?:we|I) (?:call|refer to as)\s*,?\s*/gi, ""],
+  [/\bgive (?:us|me) a call\b/gi, "call the office"],
+  [/\b(?:we|I) (?:are not|am not|aren't) going to\b/gi, "will not"],
+  [/\b(?:we|I) (?:do not|don't) need to\b/gi, "no need to"],
+  [/\b(?:we|I) (?:do|also|still) need to\b/gi, "need to"],
+  [/\bI (?:am|was) not (?:too |very |overly |really )?(worried|concerned)\b/gi, "not $1"],
   // "We will" left after the role's rules: the note's shorthand "will" ("Will review the echocardiogram").
   [/\b(?:I|we) (?:also |still |really |then |probably )?(?:will|(?:are|am) (?:also |still )?going to|'ll|are gonna)\b/gi, "will"],
   [/\b(?:I|we) (?:also |still |then )?(can|could|might|may|should|would|need to|have to|will need to)\b/gi, "$1"],
@@ -444,6 +470,9 @@ export const REWRITE_EN: LanguageRewriter = {
       /\b(?:talk|talk a little|go over|tell (?:him|her|them|you)) (?:about )?(?:my )?(?:assessment|plan)\b/i,
       /\breview of systems\b.*\b(?:did|went over|with (?:him|her|them))\b/i,
       /\bfor me\b/i,
+      // Announcing the assessment is not part of it: "in terms of my impression of him".
+      /^(?:in terms of |as for |so )?my (?:impression|assessment)(?: and (?:my )?plan)?(?: (?:of|for) (?:him|her|them|the patient))?$/i,
+      /\bmy (?:assessment|impression) and (?:my )?plan\b(?!.*\b(?:\d|mg|order|start|continue|refer)\b)/i,
     ],
     exam: [/^(?:on|upon) (?:his |her |the |your )?(?:physical )?exam(?:ination)?$/i],
   },

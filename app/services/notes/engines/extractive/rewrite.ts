@@ -71,6 +71,9 @@ export function rewriteSentence(text: string, role: RewriteRole, voice: Voice, l
   if (voice === "patient" && role === "history") t = apply(t, r.reported);
   t = apply(t, r.rules[role]);
   t = apply(t, r.tidy);
+  // Lead-ins the rules removed ("so, let's talk a little about my plan") can uncover narration.
+  const bare = t.trim().replace(/^(\p{Lu})(?=\p{Ll})/u, (c) => c.toLowerCase());
+  for (const re of [...(r.drop.any ?? []), ...(r.drop[role] ?? [])]) if (re.test(bare)) return null;
   const out = finish(t);
   return out.replace(/[^\p{L}\d]/gu, "").length < 2 ? null : out;
 }

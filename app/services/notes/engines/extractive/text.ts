@@ -89,7 +89,7 @@ const SEGMENT_MIN_CHUNK = 4;
 const SEGMENT_RUN_ON = 40;
 // A sentence does not start right after these ("the thing that i have", "what i think").
 const CONTINUES =
-  /^(?:that|what|which|who|if|when|and|or|but|because|as|think|know|said|mean|the|a|an|to|of|in|with|for|at|from|my|your|his|her|is|are|was|were|be|been|have|has|had|do|does|did|than|where|how|why|que|qui|de|le|la|les|et|ou|el|los|las|y|o|en|con|por|para)$/;
+  /^(?:that|what|which|who|if|when|and|or|but|because|as|think|know|said|mean|the|a|an|to|of|in|with|for|at|from|my|your|his|her|is|are|was|were|be|been|have|has|had|do|does|did|than|where|how|why|appreciate|see|hear|notice|feel|palpate|detect|find|elicit|que|qui|de|le|la|les|et|ou|el|los|las|y|o|en|con|por|para)$/;
 
 /**
  * Unpunctuated speech (ASR output, ambient transcripts) cut into sentences before words that
@@ -118,6 +118,11 @@ function punctuateRun(text: string, lexicon: Lexicon): string {
       current.length >= SEGMENT_MIN_CHUNK &&
       words.length - i >= 2 &&
       !CONTINUES.test(previous) &&
+      // "on your lung exam", "in her chart": a preposition before a possessive is not a sentence end.
+      !(
+        /^(?:on|in|into|onto|over|under|about|en|sur|dans|sobre)$/.test(previous) &&
+        /^(?:your|his|her|their|my|the|votre|son|sa|ses|su|sus)\b/.test(ahead)
+      ) &&
       lexicon.sentenceStarts.test(ahead)
     )
       chunks.push([words[i] as string]);
