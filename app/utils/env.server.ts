@@ -14,6 +14,10 @@ export const EnvSchema = z
     HOST: z.string().default("0.0.0.0"),
     MURMUR_DATA_DIR: z.string().default("./data"),
     DATABASE_URL: optionalUrl,
+    /** The deployment's secret key (app/services/secrets/secret-keys.server.ts); else MURMUR_DATA_DIR/secret.key. */
+    MURMUR_SECRET_KEY: optionalString,
+    /** Older secret keys, comma-separated, still accepted during a rotation (docs/security.md). */
+    MURMUR_SECRET_KEY_PREVIOUS: optionalString,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: z
       .enum(["true", "false"])

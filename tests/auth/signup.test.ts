@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { codeHash } from "#app/services/auth/code-hash.server.ts";
 import { createTestAuth, emailsTo, lastEmailTo, type TestAuth } from "#tests/setup/auth.ts";
 import esEmails from "../../locales/es/emails.json" with { type: "json" };
 
@@ -54,7 +55,9 @@ describe("POST /signup with email confirmation", () => {
     expect(rows).toHaveLength(1);
     const sha = (s: string) => createHash("sha256").update(s).digest("hex");
     expect(rows[0]?.token_hash).toBe(sha(token));
-    expect(rows[0]?.otp_hash).toBe(sha(mail.code ?? ""));
+    // The 6-digit code is an HMAC under the secret key kept outside the database (issue 17).
+    expect(rows[0]?.otp_hash).toBe(codeHash(t.auth.secrets.current, mail.code ?? ""));
+    expect(rows[0]?.otp_hash).not.toBe(sha(mail.code ?? ""));
     const dump = JSON.stringify(
       (await sql`select * from auth.one_time_tokens`.execute(t.db.kysely)).rows.concat(
         (await sql`select * from auth.users`.execute(t.db.kysely)).rows,

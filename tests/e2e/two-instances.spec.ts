@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { STRONG_PASSWORD, signUpAndConfirm, uniqueEmail } from "./auth-helpers.ts";
@@ -38,7 +38,10 @@ test.beforeAll(async () => {
   // Started together: migrations and the first auth keys are taken under advisory locks. Like
   // replicas behind one load balancer they share the public address (SITE_URL, the tokens' issuer).
   const site = `http://127.0.0.1:${BASE}`;
-  const start = (port: number) => startServer(port, { DATABASE_URL: sharedUrl, SITE_URL: site, MURMUR_DEV_MAILBOX: "1" });
+  // Production on a shared PostgreSQL needs the deployment's secret key, the same on both (issue 17).
+  const secretKey = randomBytes(32).toString("base64");
+  const start = (port: number) =>
+    startServer(port, { DATABASE_URL: sharedUrl, SITE_URL: site, MURMUR_DEV_MAILBOX: "1", MURMUR_SECRET_KEY: secretKey });
   [a, b] = await Promise.all([start(BASE), start(BASE + 1)]);
 });
 

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { AuthRuntime } from "./auth-runtime.server.ts";
+import { codeHash, codeHashes } from "./code-hash.server.ts";
 import { hashToken, randomDigits, randomToken } from "./crypto.server.ts";
 import type { PkceChallenge } from "./pkce-params.server.ts";
 import { normalizeEmail } from "./users.server.ts";
@@ -40,7 +41,7 @@ export async function issueOneTimeToken(
             where user_id = ${input.userId} and token_type = ${input.type} and used_at is null`.execute(db);
   await sql`insert into auth.one_time_tokens
               (user_id, token_type, token_hash, otp_hash, relates_to, redirect_to, code_challenge, code_challenge_method, expires_at)
-            values (${input.userId}, ${input.type}, ${hashToken(token)}, ${hashToken(code)}, ${normalizeEmail(input.relatesTo)},
+            values (${input.userId}, ${input.type}, ${hashToken(token)}, ${codeHash(auth.secrets.current, code)}, ${normalizeEmail(input.relatesTo)},
                     ${input.redirectTo ?? null}, ${input.pkce?.challenge ?? null}, ${input.pkce?.method ?? null},
                     now() + make_interval(secs => ${auth.config.otpExpirySeconds}))`.execute(db);
   return { token, code };
@@ -72,7 +73,7 @@ export async function consumeCode(
     update auth.one_time_tokens set used_at = now()
     where id = (
       select id from auth.one_time_tokens
-      where relates_to = ${normalizeEmail(input.email)} and otp_hash = ${hashToken(input.code)}
+      where relates_to = ${normalizeEmail(input.email)} and otp_hash = any(${codeHashes(auth.secrets, input.code)}::text[])
         and token_type = any(${[...input.types]}::text[]) and ${consumable}
         ${input.userId ? sql`and user_id = ${input.userId}` : sql``}
       order by created_at desc limit 1)

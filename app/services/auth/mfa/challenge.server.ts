@@ -3,7 +3,8 @@ import type { AuthCall } from "../api/http.server.ts";
 import { json, readBody } from "../api/http.server.ts";
 import { recordAuthEvent } from "../audit.server.ts";
 import type { SignedInCaller } from "../bearer.server.ts";
-import { hashToken, randomDigits } from "../crypto.server.ts";
+import { codeHash } from "../code-hash.server.ts";
+import { randomDigits } from "../crypto.server.ts";
 import { errors, mfaErrors } from "../errors.server.ts";
 import { emailLocale, sendAuthSms } from "../mailer.server.ts";
 import { challengeExpiresAt, findOwnFactor, insertChallenge, lastChallengedAt } from "./factors.server.ts";
@@ -29,7 +30,7 @@ export async function challengeFactor(call: AuthCall, caller: SignedInCaller): P
   const challenge = await insertChallenge(db, {
     factorId: factor.id,
     ip: call.ip,
-    otpCodeHash: code ? hashToken(code) : undefined,
+    otpCodeHash: code ? codeHash(call.auth.secrets.current, code) : undefined,
   });
   if (code) {
     const locale = emailLocale(caller.user.raw_user_meta_data.locale, call.request.headers.get("accept-language"));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sealSecret } from "#app/services/secrets/envelope.server.ts";
 import type { AuthCall } from "../api/http.server.ts";
 import { json, readBody } from "../api/http.server.ts";
 import { recordAuthEvent } from "../audit.server.ts";
@@ -37,7 +38,12 @@ async function enrollTotp(call: AuthCall, caller: SignedInCaller, friendlyName: 
   await checkFactorBudget(call, caller, friendlyName);
   const { user } = caller;
   const enrollment = await newTotpEnrollment(issuer, user.email || user.phone || user.id);
-  const factor = await insertFactor(db, { userId: user.id, type: "totp", friendlyName, secret: enrollment.secret });
+  const factor = await insertFactor(db, {
+    userId: user.id,
+    type: "totp",
+    friendlyName,
+    secret: sealSecret(call.auth.secrets, enrollment.secret),
+  });
   await recordEnrolled(call, caller, factor);
   return json({
     id: factor.id,

@@ -1,10 +1,12 @@
 import { sql } from "kysely";
 import { z } from "zod";
+import { openSecret } from "#app/services/secrets/envelope.server.ts";
 import type { AuthCall } from "../api/http.server.ts";
 import { json, readBody } from "../api/http.server.ts";
 import { recordAuthEvent } from "../audit.server.ts";
 import type { SignedInCaller } from "../bearer.server.ts";
-import { hashToken, safeEqual } from "../crypto.server.ts";
+import { codeHashes } from "../code-hash.server.ts";
+import { safeEqual } from "../crypto.server.ts";
 import { errors, mfaErrors } from "../errors.server.ts";
 import { issueTokens } from "../sessions.server.ts";
 import { findUserById } from "../users.server.ts";
@@ -63,9 +65,10 @@ export async function verifyFactor(call: AuthCall, caller: SignedInCaller): Prom
 
 async function codeAccepted(call: AuthCall, factor: FactorRecord, challenge: ChallengeRecord, code: string): Promise<boolean> {
   if (factor.factor_type === "phone") {
-    return challenge.otp_code_hash !== null && safeEqual(hashToken(code), challenge.otp_code_hash);
+    const stored = challenge.otp_code_hash;
+    return stored !== null && codeHashes(call.auth.secrets, code).some((hash) => safeEqual(hash, stored));
   }
-  const step = factor.secret ? totpStep(factor.secret, code) : null;
+  const step = factor.secret ? totpStep(openSecret(call.auth.secrets, factor.secret), code) : null;
   // A code is good for one use: its time step must be later than the last accepted one.
   return step !== null && (await claimTotpStep(call.auth.db.kysely, factor.id, step));
 }
