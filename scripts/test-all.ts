@@ -14,6 +14,7 @@ const steps: [string, string[]][] = [
   ["typecheck", ["npx", "react-router", "typegen"]],
   ["typecheck", ["npx", "tsc"]],
   ["lint", ["npx", "biome", "check", "--diagnostic-level=error", "."]],
+  ["dependency audit", ["node", "scripts/audit-deps.ts"]],
   ["build", ["npx", "react-router", "build"]],
   ["unit and database tests", ["npx", "vitest", "run", "--reporter=default", "--reporter=./tests/setup/file-times-reporter.ts"]],
   ["browser tests", ["npx", "playwright", "test", "--reporter=list,json"]],
