@@ -12,6 +12,7 @@ import { createLogger, guardStdio, stdoutLogSink } from "./app/utils/logger.serv
 import { createHttpLogger } from "./server/http-logger.ts";
 import { guardRequest } from "./server/request-guard.ts";
 import { requestIdentity } from "./server/request-identity.ts";
+import { sameOriginGuard } from "./server/same-origin-guard.ts";
 import { securityHeaders } from "./server/security-headers.ts";
 import { installShutdown } from "./server/shutdown.ts";
 
@@ -73,6 +74,7 @@ async function main() {
   app.use(requestIdentity());
   app.use(createHttpLogger(logger));
   app.use(guardRequest({ maxBodyBytes: env.MAX_BODY_BYTES }));
+  app.use(sameOriginGuard({ siteUrl: env.SITE_URL }));
   app.use(securityHeaders({ development: MODE === "development", sentryDsn: env.SENTRY_DSN, supabaseUrl: env.SUPABASE_URL }));
   if (viteMiddleware) {
     app.use(compression());

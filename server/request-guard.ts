@@ -5,7 +5,10 @@ export const MAX_URL_LENGTH = 8192;
 // Audio uploads have their own, larger limit (enforced by their routes).
 const LARGE_BODY_ROUTES = [/^\/api\/visits\/[^/]+\/audio(\/|$)/];
 
-type Rejection = { status: number; code: "uri_too_long" | "malformed_url" | "payload_too_large" | "bad_request" };
+export type Rejection = {
+  status: number;
+  code: "uri_too_long" | "malformed_url" | "payload_too_large" | "bad_request" | "cross_site_request";
+};
 
 /**
  * Turns requests no page could serve into clear 4xx answers before they reach the router:
@@ -49,7 +52,7 @@ function inspect(req: Request, maxBodyBytes: number): Rejection | null {
   return null;
 }
 
-function reject(req: Request, res: Response, { status, code }: Rejection) {
+export function reject(req: Request, res: Response, { status, code }: Rejection) {
   const { message, lang } = rejectionMessage(code, req.originalUrl.slice(0, 4), req.get("accept-language"));
   const wantsJson =
     req.originalUrl.startsWith("/api/") || req.originalUrl.startsWith("/auth/") || req.accepts(["html", "json"]) === "json";
