@@ -9,6 +9,8 @@ export function withOrgFromQuery(request: Request): Request {
   const orgId = new URL(request.url).searchParams.get("org_id")?.trim();
   if (!orgId) return request;
   const headers = new Headers(request.headers);
-  headers.set("x-org-id", orgId);
+  // A header holds bytes only: a value that is not printable ASCII ("%ED%A0%80" decodes to U+FFFD)
+  // would throw here; sent as a value no organisation has, it gets requireApiOrg's usual 4xx.
+  headers.set("x-org-id", /^[\x21-\x7e]{1,200}$/.test(orgId) ? orgId : "invalid");
   return new Request(request.url, { method: request.method, headers });
 }
