@@ -97,7 +97,8 @@ export async function mergeUserMetadata(auth: AuthRuntime, userId: string, data:
             where id = ${userId}`.execute(auth.db.kysely);
 }
 
-export async function setPasswordHash(auth: AuthRuntime, userId: string, passwordHash: string): Promise<void> {
+/** `null` removes the password (the account then signs in by link or code until one is set). */
+export async function setPasswordHash(auth: AuthRuntime, userId: string, passwordHash: string | null): Promise<void> {
   await sql`update auth.users set encrypted_password = ${passwordHash}, reauthentication_sent_at = null, updated_at = now()
             where id = ${userId}`.execute(auth.db.kysely);
 }

@@ -29,6 +29,8 @@ export async function sendLinkEmail(
     redirectTo: string;
     pkce: PkceChallenge | null;
     locale: Locale;
+    /** Sign-up confirmation: the password this sign-up chose, set when its link is redeemed. */
+    passwordHash?: string | null;
   },
 ): Promise<void> {
   const spec = LINKS[input.type];
@@ -38,6 +40,7 @@ export async function sendLinkEmail(
     relatesTo: input.to,
     redirectTo: input.redirectTo,
     pkce: input.pkce,
+    passwordHash: input.passwordHash ?? null,
   });
   const query = new URLSearchParams({ token, type: spec.linkType, redirect_to: input.redirectTo });
   const link = `${auth.config.authUrl}/verify?${query}`;

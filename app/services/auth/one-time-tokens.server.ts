@@ -17,6 +17,8 @@ export interface OneTimeTokenRow {
   code_challenge_method: "s256" | "plain" | null;
   expires_at: Date;
   used_at: Date | null;
+  /** A confirmation link's sign-up password (bcrypt), applied when the link is redeemed. */
+  password_hash: string | null;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function issueOneTimeToken(
     relatesTo: string;
     redirectTo?: string | null;
     pkce?: PkceChallenge | null;
+    passwordHash?: string | null;
   },
 ): Promise<{ token: string; code: string }> {
   const token = randomToken();
@@ -40,9 +43,9 @@ export async function issueOneTimeToken(
   await sql`delete from auth.one_time_tokens
             where user_id = ${input.userId} and token_type = ${input.type} and used_at is null`.execute(db);
   await sql`insert into auth.one_time_tokens
-              (user_id, token_type, token_hash, otp_hash, relates_to, redirect_to, code_challenge, code_challenge_method, expires_at)
+              (user_id, token_type, token_hash, otp_hash, relates_to, redirect_to, code_challenge, code_challenge_method, password_hash, expires_at)
             values (${input.userId}, ${input.type}, ${hashToken(token)}, ${codeHash(auth.secrets.current, code)}, ${normalizeEmail(input.relatesTo)},
-                    ${input.redirectTo ?? null}, ${input.pkce?.challenge ?? null}, ${input.pkce?.method ?? null},
+                    ${input.redirectTo ?? null}, ${input.pkce?.challenge ?? null}, ${input.pkce?.method ?? null}, ${input.passwordHash ?? null},
                     now() + make_interval(secs => ${auth.config.otpExpirySeconds}))`.execute(db);
   return { token, code };
 }

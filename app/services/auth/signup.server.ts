@@ -46,12 +46,12 @@ export async function signUp(
   // Hashed before the lookup, so new and existing addresses take the same time to answer.
   const passwordHash = await hashPassword(input.password);
   const existing = await findUserByEmail(auth.db.kysely, email);
-  if (existing) return repeatedSignup(auth, meta, existing, { email, data, pkce });
+  if (existing) return repeatedSignup(auth, meta, existing, { email, data, pkce, passwordHash });
 
   const user = await createEmailUser(auth, { email, passwordHash, data, confirmed: autoconfirm });
   if (!user) {
     const raced = await findUserByEmail(auth.db.kysely, email);
-    if (raced) return repeatedSignup(auth, meta, raced, { email, data, pkce });
+    if (raced) return repeatedSignup(auth, meta, raced, { email, data, pkce, passwordHash });
     throw new Error("sign-up lost a race to an account that then vanished");
   }
   const event = { actorId: user.id, ip: meta.ip, payload: { provider: "email" } };
@@ -61,7 +61,7 @@ export async function signUp(
     return createSession(auth, user, { method: "password", ip: meta.ip, userAgent: meta.userAgent });
   }
   await recordAuthEvent(auth, { action: "user_confirmation_requested", ...event });
-  await sendConfirmation(auth, meta, user, { data, pkce });
+  await sendConfirmation(auth, meta, user, { data, pkce, passwordHash });
   return userJson(auth.db, await requireUser(auth, user.id));
 }
 
@@ -69,14 +69,15 @@ async function repeatedSignup(
   auth: AuthRuntime,
   meta: RequestMeta,
   user: UserRow,
-  input: { email: string; data: Record<string, unknown>; pkce: PkceChallenge | null },
+  input: { email: string; data: Record<string, unknown>; pkce: PkceChallenge | null; passwordHash: string },
 ): Promise<Record<string, unknown>> {
   await recordAuthEvent(auth, { action: "user_repeated_signup", actorId: user.id, ip: meta.ip, payload: { provider: "email" } });
   // GoTrue would confirm an unconfirmed account here and hand out a session without checking its
   // password; Murmur refuses, since whoever signs up second does not own the account.
   if (auth.config.autoconfirm) throw errors.userAlreadyExists();
   if (!isEmailConfirmed(user)) {
-    // The password is not replaced: the caller has not proved they own the account.
+    // The password is not replaced now: the caller has not proved they own the account. It rides
+    // with the new link and becomes the password only if that link is redeemed (issue 17).
     await recordAuthEvent(auth, { action: "user_confirmation_requested", actorId: user.id, ip: meta.ip });
     await sendConfirmation(auth, meta, user, input);
   }
@@ -87,7 +88,7 @@ async function sendConfirmation(
   auth: AuthRuntime,
   meta: RequestMeta,
   user: UserRow,
-  input: { data: Record<string, unknown>; pkce: PkceChallenge | null },
+  input: { data: Record<string, unknown>; pkce: PkceChallenge | null; passwordHash?: string },
 ): Promise<void> {
   await sendLinkEmail(auth, {
     userId: user.id,
@@ -95,6 +96,7 @@ async function sendConfirmation(
     to: user.email ?? "",
     redirectTo: resolveRedirect(auth.config, meta.redirectTo),
     pkce: input.pkce,
+    passwordHash: input.passwordHash ?? null,
     locale: localeFor(meta, user, input.data),
   });
 }

@@ -1,4 +1,4 @@
-import { applyEmailChange, confirmEmail, isBanned, isEmailConfirmed } from "./accounts.server.ts";
+import { applyEmailChange, confirmEmail, isBanned, isEmailConfirmed, setPasswordHash } from "./accounts.server.ts";
 import { recordAuthEvent } from "./audit.server.ts";
 import type { AuthRuntime } from "./auth-runtime.server.ts";
 import { coreErrors, errors } from "./errors.server.ts";
@@ -48,6 +48,9 @@ export async function applyVerification(auth: AuthRuntime, meta: RequestMeta, to
   switch (token.token_type) {
     case "confirmation":
     case "invite": {
+      // The sign-up that sent this link chose the password; an earlier sign-up's (perhaps someone
+      // else's, with this address) is replaced. A link without one (invites) keeps what is there.
+      if (token.password_hash) await setPasswordHash(auth, found.id, token.password_hash);
       const user = await confirmEmail(auth, found.id);
       await recordAuthEvent(auth, { action: "user_signedup", ...event });
       return { user, sessionMethod: "otp", flowMethod: token.token_type === "invite" ? "invite" : "email/signup" };
@@ -55,6 +58,9 @@ export async function applyVerification(auth: AuthRuntime, meta: RequestMeta, to
     case "magiclink":
     case "recovery": {
       const firstUse = !isEmailConfirmed(found);
+      // An unconfirmed account's password was set by a sign-up nobody has proved: whoever owns the
+      // address is now signing in, so that password goes (they set their own; recovery asks for one).
+      if (firstUse) await setPasswordHash(auth, found.id, null);
       const user = firstUse ? await confirmEmail(auth, found.id) : found;
       await recordAuthEvent(auth, { action: firstUse ? "user_signedup" : "login", ...event });
       const method = token.token_type === "recovery" ? "recovery" : "otp";
