@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { EmptyState } from "../ui/page.tsx";
 import { AuditDetails } from "./audit-details.tsx";
 
 export interface AuditRow {
@@ -17,10 +18,18 @@ export interface AuditRow {
 /** The audit entries, newest first. The table scrolls sideways inside its frame on narrow screens. */
 export function AuditTable({ rows }: { rows: AuditRow[] }) {
   const { t } = useTranslation("orgSettings");
-  if (rows.length === 0) return <p data-empty="audit">{t("audit.empty")}</p>;
+  const { t: tUi } = useTranslation("ui");
+  if (rows.length === 0)
+    return (
+      <div data-empty="audit">
+        <EmptyState icon="shield" title={t("audit.empty")}>
+          <p>{tUi("audit.emptyBody")}</p>
+        </EmptyState>
+      </div>
+    );
   return (
-    <div className="overflow-auto">
-      <table className="striped audit-log">
+    <div className="ui-table-wrap">
+      <table className="ui-table audit-log">
         <thead>
           <tr>
             <th scope="col">{t("audit.columns.time")}</th>

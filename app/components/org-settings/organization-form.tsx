@@ -32,7 +32,7 @@ export function OrganizationForm({
   const own = resultFor(result, "update");
   return (
     // Keyed by the saved values so the fields show what the server now holds after a save.
-    <Form method="post" key={JSON.stringify(values)} aria-labelledby="org-settings-heading">
+    <Form method="post" key={JSON.stringify(values)} aria-labelledby="org-settings-title" className="ui-form">
       <input type="hidden" name="intent" value="update" />
       <p data-kind={values.kind}>
         {t("organization.kind")}: <strong>{t(`org:kinds.${values.kind}`)}</strong>
@@ -84,15 +84,17 @@ export function OrganizationForm({
           inputMode="numeric"
           aria-describedby="audio-retention-help"
         />
-        <small id="audio-retention-help">
+        <small id="audio-retention-help" className="ui-field-help">
           {t("organization.audioRetentionHelp", { min: AUDIO_RETENTION_MIN_DAYS, max: AUDIO_RETENTION_MAX_DAYS })}
         </small>
       </label>
       <SettingsFailure failure={own?.failure} />
       {own?.done ? <SettingsDone message={t("organization.saved")} /> : null}
-      <button type="submit" aria-busy={busy || undefined} disabled={busy}>
-        {t("organization.save")}
-      </button>
+      <div className="ui-form-actions">
+        <button type="submit" className="ui-button" aria-busy={busy || undefined} disabled={busy}>
+          {t("organization.save")}
+        </button>
+      </div>
     </Form>
   );
 }

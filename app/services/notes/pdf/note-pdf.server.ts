@@ -30,7 +30,11 @@ export async function notePdf(
       .where("v.org_id", "=", args.orgId)
       .where("v.id", "=", row.visit_id)
       .executeTakeFirstOrThrow();
-    const org = await trx.selectFrom("organizations").select(["name", "timezone"]).where("id", "=", args.orgId).executeTakeFirstOrThrow();
+    const org = await trx
+      .selectFrom("organizations")
+      .select(["name", "timezone"])
+      .where("id", "=", args.orgId)
+      .executeTakeFirstOrThrow();
     return { note: view, visit: info, timeZone: org.timezone, practice: org.name };
   });
   const labels: Labels = resources[note.language].notes.pdf;

@@ -64,7 +64,12 @@ export async function renderNotePdf(note: PdfNote): Promise<Uint8Array<ArrayBuff
   // Letterhead: the practice's name over a rule.
   doc.font("bold").fontSize(15).fillColor(INK).text(note.practice, { width });
   const ruleY = doc.y + 4;
-  doc.moveTo(MARGIN, ruleY).lineTo(MARGIN + width, ruleY).lineWidth(0.75).strokeColor(RULE).stroke();
+  doc
+    .moveTo(MARGIN, ruleY)
+    .lineTo(MARGIN + width, ruleY)
+    .lineWidth(0.75)
+    .strokeColor(RULE)
+    .stroke();
   doc.y = ruleY + 14;
 
   doc.font("bold").fontSize(18).fillColor(INK).text(note.title, { width });
@@ -110,7 +115,12 @@ export async function renderNotePdf(note: PdfNote): Promise<Uint8Array<ArrayBuff
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     const y = doc.page.height - MARGIN;
-    doc.moveTo(MARGIN, y - 6).lineTo(MARGIN + width, y - 6).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(MARGIN, y - 6)
+      .lineTo(MARGIN + width, y - 6)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     doc.font("body").fontSize(8.5).fillColor(MUTED);
     doc.text(note.practice, MARGIN, y, { width: width * 0.65, lineBreak: false, ellipsis: true });
     doc.text(note.pageLabel(i + 1, range.count), MARGIN, y, { width, align: "right", lineBreak: false });
