@@ -43,11 +43,15 @@ function MemberItem({ member, result }: { member: MemberRow; result?: SettingsRe
         {label.slice(0, 1).toUpperCase()}
       </span>
       <div className="member-who">
-        <strong className="ui-truncate">
+        <strong>
           {label}
           {member.isSelf ? ` (${t("members.you")})` : null}
         </strong>
-        {member.name && member.email ? <small className="ui-truncate">{member.email}</small> : null}
+        {member.name && member.email ? (
+          <small className="ui-truncate" title={member.email}>
+            {member.email}
+          </small>
+        ) : null}
         <small>{t("members.joined", { date: member.joined })}</small>
       </div>
       <div className="member-role">

@@ -96,7 +96,7 @@ export function SecuritySettings({ factors, result }: { factors: FactorSummary[]
         {doneFor("change-password") ? <p role="status">{t("security.password.changed")}</p> : null}
         <Form method="post" className="ui-form">
           <input type="hidden" name="intent" value="send-reauth-code" />
-          <button type="submit" className="ui-button" data-variant="ghost">
+          <button type="submit" className="ui-button" data-variant="secondary">
             {t("security.password.sendCode")}
           </button>
         </Form>

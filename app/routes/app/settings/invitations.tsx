@@ -101,7 +101,8 @@ export default function InvitationsSettings({ loaderData, actionData }: Route.Co
   return (
     <div className="ui-stack" data-page="settings-invitations">
       <Feedback result={result} />
-      <Section id="invite-form" title={t("form.heading")} description={t("settings.intro")}>
+      <Section id="invite-form" title={t("settings.heading")} description={t("settings.intro")}>
+        <h3 className="invite-form-heading">{t("form.heading")}</h3>
         {/* A new key after each invitation empties the form for the next one. */}
         <Form
           method="post"
