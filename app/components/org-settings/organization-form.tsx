@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import type { OrgKind, OrgPms } from "#app/db/schema.ts";
 import { AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_MIN_DAYS } from "#app/services/visits/retention.ts";
+import { AccentField } from "./accent-field.tsx";
 import { resultFor, SettingsDone, SettingsFailure, type SettingsResult } from "./settings-feedback.tsx";
 
 export interface OrganizationValues {
@@ -11,6 +12,7 @@ export interface OrganizationValues {
   region: string;
   pms: OrgPms;
   audio_retention_days: number;
+  accent_color: string | null;
 }
 
 /** Settings → Organisation's editable fields (owners and admins: docs/permissions.md). */
@@ -88,6 +90,7 @@ export function OrganizationForm({
           {t("organization.audioRetentionHelp", { min: AUDIO_RETENTION_MIN_DAYS, max: AUDIO_RETENTION_MAX_DAYS })}
         </small>
       </label>
+      <AccentField value={values.accent_color} />
       <SettingsFailure failure={own?.failure} />
       {own?.done ? <SettingsDone message={t("organization.saved")} /> : null}
       <div className="ui-form-actions">

@@ -27,6 +27,8 @@ const FORM_CODES = [
   "invalid_region",
   "invalid_pms",
   "invalid_retention",
+  "invalid_accent",
+  "accent_low_contrast",
 ];
 
 // Settings → Organisation (issue 4 "Roles, members, invitations"): every member reads it, owners
@@ -50,6 +52,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       timezone: org.timezone,
       region: org.region,
       audio_retention_days: details.audio_retention_days,
+      accent_color: details.accent_color,
     },
     trialEnds,
     canEdit,
