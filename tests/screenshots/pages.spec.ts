@@ -23,9 +23,13 @@ const APP_PAGES = [
   "/settings",
   "/settings/organization",
   "/settings/members",
+  "/settings/invitations",
+  "/settings/audit",
   "/settings/billing",
   "/organizations/new",
+  "/test-upload",
   "/dev/ui",
+  "/does-not-exist",
 ];
 
 function fileName(url: string, variant: string): string {

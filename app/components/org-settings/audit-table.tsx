@@ -28,7 +28,9 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
       </div>
     );
   return (
-    <div className="ui-table-wrap">
+    // Focusable and named, so a keyboard user can scroll it sideways on a narrow screen.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (axe scrollable-region-focusable).
+    <section className="ui-table-wrap" tabIndex={0} aria-label={t("audit.heading")}>
       <table className="ui-table audit-log">
         <thead>
           <tr>
@@ -65,6 +67,6 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

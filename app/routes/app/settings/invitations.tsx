@@ -185,7 +185,9 @@ function InvitationTable({
   // The organisation's time zone, so the server's and the browser's rendering agree.
   const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: timezone });
   return (
-    <div className="ui-table-wrap">
+    // Focusable and named, so a keyboard user can scroll it sideways on a narrow screen.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (axe scrollable-region-focusable).
+    <section className="ui-table-wrap" tabIndex={0} aria-label={t("list.heading")}>
       <table className="ui-table">
         <thead>
           <tr>
@@ -216,7 +218,7 @@ function InvitationTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

@@ -45,6 +45,8 @@ export async function renderNotePdf(note: PdfNote): Promise<Uint8Array<ArrayBuff
   const { regular, bold } = loadFonts();
   const doc = new PDFDocument({
     size: "A4",
+    // The version readers and the e2e suite have always been given; nothing here needs a later one.
+    pdfVersion: "1.4",
     margins: { top: MARGIN, bottom: MARGIN + 18, left: MARGIN, right: MARGIN },
     bufferPages: true,
     lang: note.language,
