@@ -87,7 +87,10 @@ export async function renderNotePdf(note: PdfNote): Promise<Uint8Array<ArrayBuff
   for (const block of note.blocks) {
     doc.moveDown(0.9);
     if (block.title) {
-      doc.font("bold").fontSize(12).fillColor(INK).text(block.title, { width });
+      // A heading never ends a page alone: it goes to the next one with its first lines.
+      if (doc.y > doc.page.height - doc.page.margins.bottom - 48) doc.addPage();
+      // From the margin: a bullet of the previous block left the cursor indented.
+      doc.font("bold").fontSize(12).fillColor(INK).text(block.title, MARGIN, undefined, { width });
       doc.moveDown(0.2);
     }
     doc.font("body").fontSize(10.5).fillColor(INK);
