@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import { NAVIGATION_FAILED_EVENT } from "#app/utils/constants.ts";
+import { Brand } from "./brand.tsx";
 import { PageMeta } from "./page-meta.tsx";
 
 export type ErrorKind = "unmatched" | "invalid" | "client" | "server";
@@ -28,14 +29,19 @@ export function ErrorPage({ status, kind, path, code }: { status: number; kind: 
           ? clientMessage(t, status, code)
           : t("server.message");
   return (
-    <main className="container error-page" data-status={status} data-code={kind === "client" ? code : undefined}>
+    <main className="error-page" data-status={status} data-code={kind === "client" ? code : undefined}>
       <PageMeta title={title} />
-      <p className="error-status">{status}</p>
-      <h1>{title}</h1>
-      <p data-testid="error-message">{message}</p>
-      <p>
-        <a href={to("/")}>{t("backHome")}</a>
-      </p>
+      <div className="error-card">
+        <Brand />
+        <p className="error-status">{status}</p>
+        <h1>{title}</h1>
+        <p data-testid="error-message">{message}</p>
+        <p>
+          <a href={to("/")} className="ui-button">
+            {t("backHome")}
+          </a>
+        </p>
+      </div>
     </main>
   );
 }

@@ -43,10 +43,10 @@ export function MarketingArticle({ page, cta = true }: { page: string; cta?: boo
         : null}
       {cta ? (
         <p className="marketing-cta">
-          <Link to={to("/signup")} role="button">
+          <Link to={to("/signup")} role="button" className="ui-button">
             {t("cta.startTrial")}
           </Link>{" "}
-          <Link to={to("/pricing")} role="button" className="secondary outline">
+          <Link to={to("/pricing")} role="button" className="ui-button" data-variant="secondary">
             {t("cta.seePricing")}
           </Link>
         </p>

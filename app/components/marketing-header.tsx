@@ -35,7 +35,7 @@ export function MarketingHeader() {
       </nav>
       <div className="site-header-actions">
         <LanguageSwitcher />
-        <NavLink to={to("/login")} role="button" className="outline">
+        <NavLink to={to("/login")} role="button" className="ui-button" data-variant="secondary">
           {t("marketingNav.signIn")}
         </NavLink>
       </div>

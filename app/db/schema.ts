@@ -52,6 +52,8 @@ export interface OrganizationsTable {
   region: Defaulted<string>;
   trial_ends_at: Date | null;
   settings: Defaulted<Record<string, unknown>>;
+  /** 0020: the practice's accent colour, #rrggbb; null is Murmur's own. */
+  accent_color: Defaulted<string | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, never>;
 }

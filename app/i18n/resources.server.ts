@@ -13,6 +13,7 @@ import enOrgSettings from "../../locales/en/orgSettings.json" with { type: "json
 import enPatients from "../../locales/en/patients.json" with { type: "json" };
 import enRecorder from "../../locales/en/recorder.json" with { type: "json" };
 import enTemplates from "../../locales/en/templates.json" with { type: "json" };
+import enUi from "../../locales/en/ui.json" with { type: "json" };
 import esApp from "../../locales/es/app.json" with { type: "json" };
 import esAuth from "../../locales/es/auth.json" with { type: "json" };
 import esBilling from "../../locales/es/billing.json" with { type: "json" };
@@ -27,6 +28,7 @@ import esOrgSettings from "../../locales/es/orgSettings.json" with { type: "json
 import esPatients from "../../locales/es/patients.json" with { type: "json" };
 import esRecorder from "../../locales/es/recorder.json" with { type: "json" };
 import esTemplates from "../../locales/es/templates.json" with { type: "json" };
+import esUi from "../../locales/es/ui.json" with { type: "json" };
 import frApp from "../../locales/fr/app.json" with { type: "json" };
 import frAuth from "../../locales/fr/auth.json" with { type: "json" };
 import frBilling from "../../locales/fr/billing.json" with { type: "json" };
@@ -41,6 +43,7 @@ import frOrgSettings from "../../locales/fr/orgSettings.json" with { type: "json
 import frPatients from "../../locales/fr/patients.json" with { type: "json" };
 import frRecorder from "../../locales/fr/recorder.json" with { type: "json" };
 import frTemplates from "../../locales/fr/templates.json" with { type: "json" };
+import frUi from "../../locales/fr/ui.json" with { type: "json" };
 
 /** Every message in every language, held in memory by the server. */
 export const resources = {
@@ -59,6 +62,7 @@ export const resources = {
     notes: enNotes,
     templates: enTemplates,
     patients: enPatients,
+    ui: enUi,
   },
   fr: {
     common: frCommon,
@@ -75,6 +79,7 @@ export const resources = {
     notes: frNotes,
     templates: frTemplates,
     patients: frPatients,
+    ui: frUi,
   },
   es: {
     common: esCommon,
@@ -91,5 +96,6 @@ export const resources = {
     notes: esNotes,
     templates: esTemplates,
     patients: esPatients,
+    ui: esUi,
   },
 } satisfies Resource;

@@ -23,14 +23,18 @@ export default function Pricing() {
         <LanguageSwitcher />
       </header>
       <main className="container">
-        <hgroup>
+        <header className="pricing-hero">
           <h1>{t("pricing.title")}</h1>
           <p>{t("pricing.lead", { days: TRIAL_DAYS })}</p>
-        </hgroup>
+        </header>
         <div className="plan-grid">
           {PLAN_ORDER.map((plan) => (
             <PlanCard key={plan} plan={plan}>
-              <Link to={to(plan === "Clinic" ? "/contact" : "/signup")} role="button">
+              <Link
+                to={to(plan === "Clinic" ? "/contact" : "/signup")}
+                className="ui-button"
+                data-variant={plan === "Clinic" ? "secondary" : undefined}
+              >
                 {plan === "Clinic" ? t("pricing.contactSales") : t("pricing.choose")}
               </Link>
             </PlanCard>

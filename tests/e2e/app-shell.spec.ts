@@ -65,3 +65,21 @@ test("below 768 px the sections open in a drawer; the collapsed sidebar is remem
   await expect(page.locator(".shell")).toHaveAttribute("data-sidebar", "collapsed");
   await expect(page.locator("#app-sidebar").getByRole("link", { name: "Settings" })).toBeVisible();
 });
+
+test("an owner's accent colour reaches every signed-in page from the server; an unreadable one is refused", async ({ page }) => {
+  await signUpAndConfirm(page, uniqueEmail("accent"));
+  await page.goto("/settings/organization");
+  const save = page.getByRole("button", { name: t("en", "orgSettings", "organization.save") });
+  // White text on pale yellow is 1.6:1: refused, with the reason, and nothing changes.
+  await page.getByTestId("accent-color").fill("#ffd43b");
+  await save.click();
+  await expect(page.locator('[role="alert"][data-code="accent_low_contrast"]')).toHaveText(
+    t("en", "ui", "settingsErrors.accent_low_contrast"),
+  );
+  await page.getByTestId("accent-color").fill("#0b7285");
+  await save.click();
+  await expect(page.locator('.form-done[role="status"]')).toHaveText(t("en", "orgSettings", "organization.saved"));
+  // Another page, loaded fresh: its primary action is drawn in the practice's colour before any script runs.
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("start-visit-link")).toHaveCSS("background-color", "rgb(11, 114, 133)");
+});

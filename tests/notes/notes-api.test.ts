@@ -13,6 +13,7 @@ import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, type VisitHarness, type Who } from "#tests/visits/harness.ts";
 import { getRaw } from "#tests/visits/pipeline-helpers.ts";
 import { DIALOGUE_FR, generatedNote, requestNote, transcribedVisit } from "./notes-harness.ts";
+import { pdfPages } from "./pdf-text.ts";
 
 // docs/api.md "Notes": shapes, the draft → signed → amended life of a note, who may do what
 // (owners and clinicians; staff and admins 403; another organisation 404), hashes and the
@@ -328,22 +329,47 @@ describeEachDatabase("notes API", (target) => {
     expect((await get(noteId)).body).toMatchObject({ status: "draft", versions: [], rating: null });
   });
 
-  it("renders the note as a PDF, with the signature and hash once signed", async () => {
+  it("renders the note as a PDF, with the letterhead, signature, hash and page numbers once signed", async () => {
     const { noteId } = await generatedNote(h, engine);
     await sign(noteId);
     const res = await getRaw(h, pdfRoute.loader, { path: `/api/notes/${noteId}/pdf`, params: { id: noteId }, as: "clinician" });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/pdf");
-    const bytes = Buffer.from(await res.arrayBuffer());
-    const text = bytes.toString("latin1");
-    expect(text.startsWith("%PDF-1.4")).toBe(true);
-    expect(text.trimEnd().endsWith("%%EOF")).toBe(true);
-    const hash = (await get(noteId)).body.content_hash;
-    expect(text).toContain(hash);
-    expect(text).toContain("(Subjective)");
-    // The xref table points at each object.
-    const xref = Number(/startxref\n(\d+)/.exec(text)?.[1]);
-    expect(text.slice(xref, xref + 4)).toBe("xref");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(Buffer.from(bytes.subarray(0, 5)).toString("latin1")).toBe("%PDF-");
+    const { rows } = await sql<{ name: string }>`select name from public.organizations where id = ${h.a.orgId}`.execute(
+      h.db.kysely,
+    );
+    const pages = await pdfPages(bytes);
+    expect(pages).toHaveLength(1);
+    const [page] = pages as [string];
+    expect(page.startsWith(rows[0]?.name ?? "?")).toBe(true);
+    expect(page).toContain("SOAP note");
+    expect(page).toContain("Subjective");
+    expect(page).toContain("Status: Signed");
+    expect(page).toContain(`Content SHA-256: ${(await get(noteId)).body.content_hash}`);
+    expect(page).toContain("Page 1 of 1");
+  });
+
+  it("writes a long French draft over several pages, accents intact, each page numbered in French", async () => {
+    const visitId = await transcribedVisit(h, { language: "fr", text: DIALOGUE_FR });
+    const { noteId } = await generatedNote(h, engine, { visitId });
+    const section = (await get(noteId)).body.sections[0];
+    const paragraph = "Douleur à l'épaule après la chute ; aucune fièvre, pas de nausée. Œdème léger, sensibilité accrue. ";
+    const text = Array.from({ length: 40 }, (_, i) => `- ${i + 1}. ${paragraph.repeat(3)}`).join("\n");
+    expect((await put(noteId, [{ key: section.key, text }])).status).toBe(200);
+    const res = await getRaw(h, pdfRoute.loader, { path: `/api/notes/${noteId}/pdf`, params: { id: noteId }, as: "clinician" });
+    const pages = await pdfPages(new Uint8Array(await res.arrayBuffer()));
+    expect(pages.length).toBeGreaterThan(1);
+    pages.forEach((page, i) => {
+      expect(page).toContain(`Page ${i + 1} sur ${pages.length}`);
+    });
+    const all = pages.join(" ");
+    expect(all).toContain("Note SOAP");
+    expect(all).toContain("Statut: Brouillon — non signée");
+    expect(all).toContain("Douleur à l'épaule après la chute ; aucune fièvre, pas de nausée. Œdème léger");
+    expect(all).toContain("• 40.");
+    expect(pages.at(-1)).toContain("Brouillon : cette note n'est pas signée.");
   });
 
   it("prints the PDF's visit and signature times on the organisation's clock, named", async () => {
@@ -362,7 +388,7 @@ describeEachDatabase("notes API", (target) => {
         vi.useRealTimers();
       }
       const res = await getRaw(h, pdfRoute.loader, { path: `/api/notes/${noteId}/pdf`, params: { id: noteId }, as: "clinician" });
-      const text = Buffer.from(await res.arrayBuffer()).toString("latin1");
+      const text = (await pdfPages(new Uint8Array(await res.arrayBuffer()))).join(" ");
       expect(text).toContain("2024-03-05 23:30 America/New_York");
       expect(text).toContain("2024-03-06 00:30 America/New_York");
       expect(text).not.toContain("UTC");

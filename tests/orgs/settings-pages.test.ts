@@ -13,6 +13,7 @@ import * as auditPage from "#app/routes/app/settings/audit.tsx";
 import * as membersPage from "#app/routes/app/settings/members.tsx";
 import * as organizationPage from "#app/routes/app/settings/organization.tsx";
 import { userContext } from "#app/services/session/user-context.ts";
+import { DEFAULT_ACCENT } from "#app/utils/accent.ts";
 import { dayInZone } from "#app/utils/zoned-time.ts";
 import { TEST_SITE_URL } from "#tests/setup/auth.ts";
 import { createTestContext } from "#tests/setup/context.ts";
@@ -236,6 +237,38 @@ describeEachDatabase("organisation settings pages", (target) => {
     expect(withPlan.status).toBe(200);
     expect(await orgRow(w.orgId)).toMatchObject({ plan: "trial", name: "Clinique Soleil" });
     expect(await auditActions(w.orgId)).toEqual(["org.updated"]);
+  });
+
+  it("Organisation: owners and admins set the accent colour (audited, shown to the shell); unreadable ones are refused", async () => {
+    const w = await world();
+    const save = (as: OrgRole, accent_color: string) =>
+      call(db, organizationPage, w.users[as], w.orgId, "/settings/organization", { ...validUpdate, accent_color });
+    const accent = async () =>
+      (await db.kysely.selectFrom("organizations").select("accent_color").where("id", "=", w.orgId).executeTakeFirstOrThrow())
+        .accent_color;
+    expect((await save("clinician", "#0b7285")).status).toBe(403);
+    // White text on pale yellow is 1.6:1; "red" is not #rrggbb.
+    expect((await save("owner", "#ffd43b")).data.failure).toEqual({ code: "accent_low_contrast" });
+    expect((await save("owner", "red")).data.failure).toEqual({ code: "invalid_accent" });
+    expect(await accent()).toBeNull();
+    expect((await save("owner", "#0B7285")).status).toBe(200);
+    expect(await accent()).toBe("#0b7285");
+    const page = await call(db, organizationPage, w.users.staff, w.orgId, "/settings/organization");
+    expect(page.data.org.accent_color).toBe("#0b7285");
+    // Choosing Murmur's own colour again stores none.
+    expect((await save("admin", DEFAULT_ACCENT)).status).toBe(200);
+    expect(await accent()).toBeNull();
+    const changes = await db.kysely
+      .selectFrom("audit_log")
+      .select("details")
+      .where("org_id", "=", w.orgId)
+      .where("action", "=", "org.updated")
+      .orderBy("id")
+      .execute();
+    expect(changes.map((c) => (c.details as { changes: { accent_color?: unknown } }).changes.accent_color)).toContainEqual({
+      from: null,
+      to: "#0b7285",
+    });
   });
 
   it("Organisation: a region or time zone set outside the page's lists (through the API) stays valid", async () => {

@@ -85,7 +85,7 @@ export function DiagnosticUploadForm({ orgName }: { orgName: string }) {
   }
 
   return (
-    <form method="post" onSubmit={onSubmit} data-testid="diagnostic-upload">
+    <form method="post" onSubmit={onSubmit} data-testid="diagnostic-upload" className="ui-form">
       <p>{t("diagnostics.org", { org: orgName })}</p>
       <label>
         {t("diagnostics.upload.file")}
@@ -111,7 +111,7 @@ export function DiagnosticUploadForm({ orgName }: { orgName: string }) {
           ))}
         </select>
       </label>
-      <button type="submit" aria-busy={busy || undefined} disabled={busy}>
+      <button type="submit" className="ui-button" aria-busy={busy || undefined} disabled={busy}>
         {t("diagnostics.upload.submit")}
       </button>
       <noscript>

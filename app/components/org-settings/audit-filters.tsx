@@ -23,7 +23,7 @@ export function AuditFilters({
   const to = useLocalizedPath();
   return (
     <Form method="get" key={JSON.stringify(values)} aria-label={t("audit.filters.label")} className="audit-filters">
-      <div className="grid">
+      <div className="ui-filter-grid">
         <label>
           {t("audit.filters.actor")}
           <select name="actor" defaultValue={values.actor}>
@@ -46,8 +46,6 @@ export function AuditFilters({
             ))}
           </select>
         </label>
-      </div>
-      <div className="grid">
         <label>
           {t("audit.filters.from")}
           <input type="date" name="from" defaultValue={values.from} />
@@ -57,9 +55,11 @@ export function AuditFilters({
           <input type="date" name="to" defaultValue={values.to} />
         </label>
       </div>
-      <div className="grid">
-        <button type="submit">{t("audit.filters.apply")}</button>
-        <Link role="button" className="secondary outline" to={to("/settings/audit")}>
+      <div className="ui-form-actions">
+        <button type="submit" className="ui-button">
+          {t("audit.filters.apply")}
+        </button>
+        <Link className="ui-button" data-variant="ghost" to={to("/settings/audit")}>
           {t("audit.filters.reset")}
         </Link>
       </div>

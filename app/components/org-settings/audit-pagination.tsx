@@ -15,7 +15,7 @@ export function AuditPagination({ filters, next, paged }: { filters: AuditFilter
     return to(`/settings/audit${query ? `?${query}` : ""}`);
   };
   return (
-    <nav aria-label={t("audit.pagination.label")}>
+    <nav aria-label={t("audit.pagination.label")} className="ui-pagination">
       <ul>
         {paged ? (
           <li>

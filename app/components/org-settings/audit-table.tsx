@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { EmptyState } from "../ui/page.tsx";
 import { AuditDetails } from "./audit-details.tsx";
 
 export interface AuditRow {
@@ -17,10 +18,20 @@ export interface AuditRow {
 /** The audit entries, newest first. The table scrolls sideways inside its frame on narrow screens. */
 export function AuditTable({ rows }: { rows: AuditRow[] }) {
   const { t } = useTranslation("orgSettings");
-  if (rows.length === 0) return <p data-empty="audit">{t("audit.empty")}</p>;
+  const { t: tUi } = useTranslation("ui");
+  if (rows.length === 0)
+    return (
+      <div data-empty="audit">
+        <EmptyState icon="shield" title={t("audit.empty")}>
+          <p>{tUi("audit.emptyBody")}</p>
+        </EmptyState>
+      </div>
+    );
   return (
-    <div className="overflow-auto">
-      <table className="striped audit-log">
+    // Focusable and named, so a keyboard user can scroll it sideways on a narrow screen.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (axe scrollable-region-focusable).
+    <section className="ui-table-wrap" tabIndex={0} aria-label={t("audit.heading")}>
+      <table className="ui-table audit-log">
         <thead>
           <tr>
             <th scope="col">{t("audit.columns.time")}</th>
@@ -56,6 +67,6 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

@@ -1,14 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { Section } from "../ui/page.tsx";
 import { resultFor, SettingsFailure, type SettingsResult } from "./settings-feedback.tsx";
 
 /** Any member may leave; the last owner is refused by the server (409 last_owner, docs/permissions.md). */
 export function LeaveOrganization({ orgName, result }: { orgName: string; result?: SettingsResult }) {
   const { t } = useTranslation("orgSettings");
   return (
-    <article aria-labelledby="org-leave-heading">
-      <h3 id="org-leave-heading">{t("organization.leave.heading")}</h3>
-      <p>{t("organization.leave.body")}</p>
+    <Section id="org-leave" title={t("organization.leave.heading")} description={t("organization.leave.body")}>
       <Form
         method="post"
         onSubmit={(event) => {
@@ -17,10 +16,10 @@ export function LeaveOrganization({ orgName, result }: { orgName: string; result
       >
         <input type="hidden" name="intent" value="leave" />
         <SettingsFailure failure={resultFor(result, "leave")?.failure} />
-        <button type="submit" className="secondary">
+        <button type="submit" className="ui-button" data-variant="danger">
           {t("organization.leave.button")}
         </button>
       </Form>
-    </article>
+    </Section>
   );
 }

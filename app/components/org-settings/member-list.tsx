@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import type { OrgRole } from "#app/db/schema.ts";
+import { StatusBadge } from "../ui/badge.tsx";
 import { SettingsDone, SettingsFailure, type SettingsResult } from "./settings-feedback.tsx";
 
 export interface MemberRow {
@@ -20,13 +21,15 @@ export function MemberList({ members, result }: { members: MemberRow[]; result?:
   const { t } = useTranslation("orgSettings");
   const general = result?.failure && !result.userId ? result.failure : null;
   return (
-    // Cards rather than a table or a bulleted list: Pico styles <article> without extra CSS.
+    // Rows that stack their controls under the name below 640 px, so the list reads at 360 px.
     <div className="member-list" data-count={members.length}>
       <SettingsFailure failure={general} />
       {result?.intent === "remove" && result.done ? <SettingsDone message={t("members.removed")} /> : null}
-      {members.map((member) => (
-        <MemberItem key={member.userId} member={member} result={result?.userId === member.userId ? result : undefined} />
-      ))}
+      <ul className="member-rows">
+        {members.map((member) => (
+          <MemberItem key={member.userId} member={member} result={result?.userId === member.userId ? result : undefined} />
+        ))}
+      </ul>
     </div>
   );
 }
@@ -35,52 +38,62 @@ function MemberItem({ member, result }: { member: MemberRow; result?: SettingsRe
   const { t } = useTranslation(["orgSettings", "org"]);
   const label = member.name ?? member.email ?? member.userId.slice(0, 8);
   return (
-    <article data-member={member.userId} data-role={member.role}>
-      <header>
-        <strong>{label}</strong>
-        {member.isSelf ? ` (${t("members.you")})` : null}
+    <li className="member-row" data-member={member.userId} data-role={member.role}>
+      <span className="member-avatar" aria-hidden="true">
+        {label.slice(0, 1).toUpperCase()}
+      </span>
+      <div className="member-who">
+        <strong>
+          {label}
+          {member.isSelf ? ` (${t("members.you")})` : null}
+        </strong>
         {member.name && member.email ? (
-          <>
-            <br />
-            <small>{member.email}</small>
-          </>
+          <small className="ui-truncate" title={member.email}>
+            {member.email}
+          </small>
         ) : null}
-      </header>
-      <p>
-        {t("members.role")}: <strong>{t(`org:roles.${member.role}`)}</strong>
-        <br />
         <small>{t("members.joined", { date: member.joined })}</small>
-      </p>
-      {member.roleChoices.length > 0 ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="change-role" />
-          <input type="hidden" name="userId" value={member.userId} />
-          <select name="role" defaultValue={member.role} aria-label={t("members.roleFor", { name: label })} key={member.role}>
-            {member.roleChoices.map((role) => (
-              <option key={role} value={role}>
-                {t(`org:roles.${role}`)}
-              </option>
-            ))}
-          </select>
-          <button type="submit">{t("members.saveRole")}</button>
-        </Form>
-      ) : null}
-      {member.canRemove ? (
-        <Form
-          method="post"
-          onSubmit={(event) => {
-            if (!window.confirm(t("members.removeConfirm", { name: label }))) event.preventDefault();
-          }}
-        >
-          <input type="hidden" name="intent" value="remove" />
-          <input type="hidden" name="userId" value={member.userId} />
-          <button type="submit" className="secondary outline">
-            {t("members.remove")}
-          </button>
-        </Form>
-      ) : null}
-      <SettingsFailure failure={result?.failure} />
-      {result?.intent === "change-role" && result.done ? <SettingsDone message={t("members.roleSaved")} /> : null}
-    </article>
+      </div>
+      <div className="member-role">
+        <span className="sr-only">{t("members.role")}: </span>
+        <StatusBadge tone={member.role === "owner" ? "info" : "neutral"}>{t(`org:roles.${member.role}`)}</StatusBadge>
+      </div>
+      <div className="member-actions form-actions">
+        {member.roleChoices.length > 0 ? (
+          <Form method="post" className="form-actions">
+            <input type="hidden" name="intent" value="change-role" />
+            <input type="hidden" name="userId" value={member.userId} />
+            <select name="role" defaultValue={member.role} aria-label={t("members.roleFor", { name: label })} key={member.role}>
+              {member.roleChoices.map((role) => (
+                <option key={role} value={role}>
+                  {t(`org:roles.${role}`)}
+                </option>
+              ))}
+            </select>
+            <button type="submit" className="ui-button" data-variant="secondary">
+              {t("members.saveRole")}
+            </button>
+          </Form>
+        ) : null}
+        {member.canRemove ? (
+          <Form
+            method="post"
+            onSubmit={(event) => {
+              if (!window.confirm(t("members.removeConfirm", { name: label }))) event.preventDefault();
+            }}
+          >
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="userId" value={member.userId} />
+            <button type="submit" className="ui-button" data-variant="ghost">
+              {t("members.remove")}
+            </button>
+          </Form>
+        ) : null}
+      </div>
+      <div className="member-feedback">
+        <SettingsFailure failure={result?.failure} />
+        {result?.intent === "change-role" && result.done ? <SettingsDone message={t("members.roleSaved")} /> : null}
+      </div>
+    </li>
   );
 }

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import type { OrgKind, OrgPms } from "#app/db/schema.ts";
 import { AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_MIN_DAYS } from "#app/services/visits/retention.ts";
+import { AccentField } from "./accent-field.tsx";
 import { resultFor, SettingsDone, SettingsFailure, type SettingsResult } from "./settings-feedback.tsx";
 
 export interface OrganizationValues {
@@ -11,6 +12,7 @@ export interface OrganizationValues {
   region: string;
   pms: OrgPms;
   audio_retention_days: number;
+  accent_color: string | null;
 }
 
 /** Settings → Organisation's editable fields (owners and admins: docs/permissions.md). */
@@ -32,7 +34,7 @@ export function OrganizationForm({
   const own = resultFor(result, "update");
   return (
     // Keyed by the saved values so the fields show what the server now holds after a save.
-    <Form method="post" key={JSON.stringify(values)} aria-labelledby="org-settings-heading">
+    <Form method="post" key={JSON.stringify(values)} aria-labelledby="org-settings-title" className="ui-form">
       <input type="hidden" name="intent" value="update" />
       <p data-kind={values.kind}>
         {t("organization.kind")}: <strong>{t(`org:kinds.${values.kind}`)}</strong>
@@ -84,15 +86,18 @@ export function OrganizationForm({
           inputMode="numeric"
           aria-describedby="audio-retention-help"
         />
-        <small id="audio-retention-help">
+        <small id="audio-retention-help" className="ui-field-help">
           {t("organization.audioRetentionHelp", { min: AUDIO_RETENTION_MIN_DAYS, max: AUDIO_RETENTION_MAX_DAYS })}
         </small>
       </label>
+      <AccentField value={values.accent_color} />
       <SettingsFailure failure={own?.failure} />
       {own?.done ? <SettingsDone message={t("organization.saved")} /> : null}
-      <button type="submit" aria-busy={busy || undefined} disabled={busy}>
-        {t("organization.save")}
-      </button>
+      <div className="ui-form-actions">
+        <button type="submit" className="ui-button" aria-busy={busy || undefined} disabled={busy}>
+          {t("organization.save")}
+        </button>
+      </div>
     </Form>
   );
 }

@@ -8,13 +8,18 @@ export interface SettingsResult {
   userId?: string;
 }
 
-/** A service or validation failure in the page's language (codes: orgSettings.json "errors"). */
+/**
+ * A service or validation failure in the page's language (codes: orgSettings.json "errors", and
+ * ui.json "settingsErrors" for the codes issue 11 added).
+ */
 export function SettingsFailure({ failure }: { failure?: { code: string } | null }) {
-  const { t } = useTranslation("orgSettings");
+  const { t } = useTranslation(["orgSettings", "ui"]);
   if (!failure) return null;
   return (
     <p role="alert" className="form-failure" data-code={failure.code}>
-      {t(`errors.${failure.code}`, { defaultValue: t("errors.unexpected") })}
+      {t(`ui:settingsErrors.${failure.code}`, {
+        defaultValue: t(`orgSettings:errors.${failure.code}`, { defaultValue: t("orgSettings:errors.unexpected") }),
+      })}
     </p>
   );
 }

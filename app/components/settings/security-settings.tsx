@@ -3,6 +3,7 @@ import { Form } from "react-router";
 import type { Enrolment, FactorSummary } from "#app/services/session/security.server.ts";
 import { FormFailure } from "../form-failure.tsx";
 import { NewPasswordField } from "../password-rules.tsx";
+import { Section } from "../ui/page.tsx";
 
 export interface SecurityResult {
   intent: string;
@@ -19,12 +20,14 @@ export function SecuritySettings({ factors, result }: { factors: FactorSummary[]
   const enrolment = result?.intent === "enroll-totp" ? result.enrolment : undefined;
   const verified = factors.filter((f) => f.verified);
   return (
-    <section className="security-settings" aria-labelledby="security-heading">
-      <h2 id="security-heading">{t("security.heading")}</h2>
+    <div className="security-settings ui-stack">
+      <h2 className="sr-only">{t("security.heading")}</h2>
 
-      <article>
-        <h3>{t("security.mfa.heading")}</h3>
-        <p>{verified.length ? t("security.mfa.on") : t("security.mfa.off")}</p>
+      <Section
+        id="security-mfa"
+        title={t("security.mfa.heading")}
+        description={verified.length ? t("security.mfa.on") : t("security.mfa.off")}
+      >
         {verified.length ? (
           <ul className="factor-list">
             {verified.map((f) => (
@@ -33,7 +36,7 @@ export function SecuritySettings({ factors, result }: { factors: FactorSummary[]
                 <Form method="post" className="inline-form">
                   <input type="hidden" name="intent" value="remove-factor" />
                   <input type="hidden" name="factorId" value={f.id} />
-                  <button type="submit" className="secondary outline">
+                  <button type="submit" className="ui-button" data-variant="ghost">
                     {t("security.mfa.remove")}
                   </button>
                 </Form>
@@ -50,63 +53,65 @@ export function SecuritySettings({ factors, result }: { factors: FactorSummary[]
             <p>
               {t("security.mfa.secret")} <code data-testid="totp-secret">{enrolment.secret}</code>
             </p>
-            <Form method="post">
+            <Form method="post" className="ui-form">
               <input type="hidden" name="intent" value="verify-totp" />
               <input type="hidden" name="factorId" value={enrolment.factorId} />
               <label>
                 {t("security.mfa.code")}
                 <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="\d{6}" maxLength={6} required />
               </label>
-              <button type="submit">{t("security.mfa.confirm")}</button>
+              <button type="submit" className="ui-button">
+                {t("security.mfa.confirm")}
+              </button>
             </Form>
           </div>
         ) : (
-          <Form method="post">
+          <Form method="post" className="ui-form">
             <input type="hidden" name="intent" value="enroll-totp" />
             <label>
               {t("security.mfa.name")}
               <input name="friendlyName" required maxLength={80} defaultValue={t("security.mfa.defaultName")} />
             </label>
-            <button type="submit">{t("security.mfa.add")}</button>
+            <button type="submit" className="ui-button">
+              {t("security.mfa.add")}
+            </button>
           </Form>
         )}
-      </article>
+      </Section>
 
-      <article>
-        <h3>{t("security.sessions.heading")}</h3>
-        <p>{t("security.sessions.body")}</p>
+      <Section id="security-sessions" title={t("security.sessions.heading")} description={t("security.sessions.body")}>
         <FormFailure failure={failureFor("sign-out-others")} />
         {doneFor("sign-out-others") ? <p role="status">{t("security.sessions.done")}</p> : null}
-        <Form method="post">
+        <Form method="post" className="ui-form">
           <input type="hidden" name="intent" value="sign-out-others" />
-          <button type="submit" className="secondary">
+          <button type="submit" className="ui-button" data-variant="secondary">
             {t("security.sessions.action")}
           </button>
         </Form>
-      </article>
+      </Section>
 
-      <article>
-        <h3>{t("security.password.heading")}</h3>
-        <p>{t("security.password.body")}</p>
+      <Section id="security-password" title={t("security.password.heading")} description={t("security.password.body")}>
         <FormFailure failure={failureFor("send-reauth-code") ?? failureFor("change-password")} />
         {doneFor("send-reauth-code") ? <p role="status">{t("security.password.codeSent")}</p> : null}
         {doneFor("change-password") ? <p role="status">{t("security.password.changed")}</p> : null}
-        <Form method="post">
+        <Form method="post" className="ui-form">
           <input type="hidden" name="intent" value="send-reauth-code" />
-          <button type="submit" className="secondary outline">
+          <button type="submit" className="ui-button" data-variant="secondary">
             {t("security.password.sendCode")}
           </button>
         </Form>
-        <Form method="post">
+        <Form method="post" className="ui-form">
           <input type="hidden" name="intent" value="change-password" />
           <label>
             {t("security.password.code")}
             <input name="nonce" inputMode="numeric" autoComplete="one-time-code" maxLength={20} />
           </label>
           <NewPasswordField label={t("security.password.new")} />
-          <button type="submit">{t("security.password.save")}</button>
+          <button type="submit" className="ui-button">
+            {t("security.password.save")}
+          </button>
         </Form>
-      </article>
-    </section>
+      </Section>
+    </div>
   );
 }

@@ -20,7 +20,7 @@ export function EnginePreview({ content }: { content: unknown }) {
       <fetcher.Form method="post">
         <input type="hidden" name="intent" value="preview" />
         <input type="hidden" name="template" value={JSON.stringify(content)} />
-        <button type="submit" className="secondary" disabled={busy} aria-busy={busy || undefined}>
+        <button type="submit" className="ui-button" data-variant="secondary" disabled={busy} aria-busy={busy || undefined}>
           {t("preview.engine")}
         </button>
       </fetcher.Form>

@@ -163,13 +163,25 @@ export function SectionEditor({
       </label>
       {readOnly ? null : (
         <div className="templates-section-actions">
-          <button type="button" className="secondary outline" disabled={index === 0} onClick={() => onMove(index - 1)}>
+          <button
+            type="button"
+            className="ui-button"
+            data-variant="ghost"
+            disabled={index === 0}
+            onClick={() => onMove(index - 1)}
+          >
             {t("editor.moveUp")}
           </button>
-          <button type="button" className="secondary outline" disabled={index === count - 1} onClick={() => onMove(index + 1)}>
+          <button
+            type="button"
+            className="ui-button"
+            data-variant="ghost"
+            disabled={index === count - 1}
+            onClick={() => onMove(index + 1)}
+          >
             {t("editor.moveDown")}
           </button>
-          <button type="button" className="secondary outline" disabled={count === 1} onClick={onRemove}>
+          <button type="button" className="ui-button" data-variant="ghost" disabled={count === 1} onClick={onRemove}>
             {t("editor.remove")}
           </button>
         </div>

@@ -115,7 +115,8 @@ export function TemplateEditor({ template, readOnly, error }: { template: Templa
           <>
             <button
               type="button"
-              className="secondary"
+              className="ui-button"
+              data-variant="secondary"
               disabled={state.sections.length >= 40}
               onClick={() =>
                 setState((s) => ({
@@ -134,7 +135,7 @@ export function TemplateEditor({ template, readOnly, error }: { template: Templa
             </button>
             {check.ok ? null : <TemplateError code={check.code} path={check.path} live />}
             <TemplateError code={error} />
-            <button type="submit" disabled={busy} aria-busy={busy || undefined}>
+            <button type="submit" className="ui-button" disabled={busy} aria-busy={busy || undefined}>
               {t("editor.save")}
             </button>
             {template.scope === "organization" && !template.editable_in_place ? (

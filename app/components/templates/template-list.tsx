@@ -39,7 +39,7 @@ export function TemplateList({
           </select>
         </label>
         {selectedId ? <input type="hidden" name="id" value={selectedId} /> : null}
-        <button type="submit" className="secondary">
+        <button type="submit" className="ui-button" data-variant="secondary">
           {t("list.showLanguage")}
         </button>
       </Form>
@@ -65,7 +65,8 @@ export function TemplateList({
                       <input type="hidden" name="name" value={t("list.copyName", { name: tpl.name })} />
                       <button
                         type="submit"
-                        className="secondary outline"
+                        className="ui-button"
+                        data-variant="ghost"
                         disabled={busy}
                         aria-label={t("list.duplicateNamed", { name: tpl.name })}
                       >
@@ -77,7 +78,8 @@ export function TemplateList({
                       to={exportHref(tpl.id, tpl.language)}
                       download
                       role="button"
-                      className="secondary outline"
+                      className="ui-button"
+                      data-variant="ghost"
                     >
                       {t("actions.export")}
                     </Link>
@@ -98,7 +100,7 @@ export function TemplateList({
             value={JSON.stringify(blankTemplate(t("create.name"), t("editor.newSectionTitle"), language))}
           />
           {canManage ? <ScopeSelect /> : null}
-          <button type="submit" className="secondary" disabled={busy}>
+          <button type="submit" className="ui-button" data-variant="secondary" disabled={busy}>
             {t("create.submit")}
           </button>
         </Form>
@@ -112,7 +114,7 @@ export function TemplateList({
             <input type="file" name="file" accept="application/json,.json" required />
           </label>
           {canManage ? <ScopeSelect /> : null}
-          <button type="submit" disabled={busy}>
+          <button type="submit" className="ui-button" disabled={busy}>
             {t("import.submit")}
           </button>
         </Form>

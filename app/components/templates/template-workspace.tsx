@@ -39,7 +39,7 @@ export function TemplateWorkspace({
           <input type="hidden" name="language" value={builtin ? language : template.language} />
           <input type="hidden" name="name" value={t("list.copyName", { name: template.name })} />
           {canManage ? <ScopeSelect defaultValue="personal" /> : null}
-          <button type="submit" disabled={busy}>
+          <button type="submit" className="ui-button" disabled={busy}>
             {builtin ? t("actions.duplicateToEdit") : t("actions.duplicate")}
           </button>
         </Form>
@@ -48,7 +48,8 @@ export function TemplateWorkspace({
           to={exportHref(template.id, template.language)}
           download
           role="button"
-          className="secondary"
+          className="ui-button"
+          data-variant="secondary"
           data-testid="template-export"
         >
           {t("actions.export")}
@@ -60,7 +61,7 @@ export function TemplateWorkspace({
               <input type="hidden" name="intent" value="delete" />
               <input type="hidden" name="template_id" value={template.id} />
               <p>{t("delete.confirmText", { name: template.name })}</p>
-              <button type="submit" className="contrast" disabled={busy}>
+              <button type="submit" className="ui-button" data-variant="danger" disabled={busy}>
                 {t("delete.confirm")}
               </button>
             </Form>

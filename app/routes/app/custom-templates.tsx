@@ -1,9 +1,11 @@
+import { useTranslation } from "react-i18next";
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { AppPage } from "#app/components/app-page.tsx";
 import { TemplateList } from "#app/components/templates/template-list.tsx";
 import { TemplateNotice } from "#app/components/templates/template-notice.tsx";
 import { TemplateWorkspace } from "#app/components/templates/template-workspace.tsx";
+import { EmptyState } from "#app/components/ui/page.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { previewWithSampleVisit } from "#app/services/notes/templates/engine-preview.server.ts";
 import { loadTemplatesPage, runTemplateIntent, type TemplateIntent } from "#app/services/notes/templates/page.server.ts";
@@ -89,6 +91,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 export default function CustomTemplates({ loaderData, actionData }: Route.ComponentProps) {
   const { templates, selected, canManage, language, notice, missing } = loaderData;
+  const { t: tUi } = useTranslation("ui");
   return (
     <AppPage page="customTemplates">
       <TemplateNotice notice={missing ? "missing" : notice} />
@@ -110,7 +113,12 @@ export default function CustomTemplates({ loaderData, actionData }: Route.Compon
             language={language}
             error={actionData && "error" in actionData && actionData.intent === "save" ? actionData.error : undefined}
           />
-        ) : null}
+        ) : (
+          // Nothing open yet: what the page is for and the next step.
+          <EmptyState icon="template" title={tUi("templates.emptyTitle")} testId="templates-empty">
+            <p>{tUi("templates.emptyBody")}</p>
+          </EmptyState>
+        )}
       </div>
     </AppPage>
   );

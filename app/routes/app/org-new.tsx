@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { PageMeta } from "#app/components/page-meta.tsx";
+import { Page, Section } from "#app/components/ui/page.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
@@ -37,38 +38,38 @@ export default function NewOrganization({ actionData }: Route.ComponentProps) {
   const to = useLocalizedPath();
   const busy = useNavigation().state === "submitting";
   return (
-    <section className="app-page" data-page="org-new">
+    <div className="app-page" data-page="org-new">
       <PageMeta title={t("create.title")} />
-      <hgroup>
-        <h1>{t("create.title")}</h1>
-        <p>{t("create.intro")}</p>
-      </hgroup>
-      <Form method="post">
-        <label>
-          {t("create.name")}
-          <input
-            name="name"
-            required
-            maxLength={200}
-            autoComplete="organization"
-            aria-invalid={actionData?.error ? true : undefined}
-            aria-describedby={actionData?.error ? "org-name-error" : undefined}
-          />
-        </label>
-        {actionData?.error ? (
-          <p role="alert" id="org-name-error" className="form-failure" data-code={actionData.error}>
-            {t(`create.errors.${actionData.error}`, { defaultValue: t("create.errors.failed") })}
-          </p>
-        ) : null}
-        <div className="form-actions">
-          <button type="submit" aria-busy={busy || undefined} disabled={busy}>
-            {t("create.submit")}
-          </button>
-          <Link to={to("/dashboard")} role="button" className="secondary outline">
-            {t("create.cancel")}
-          </Link>
-        </div>
-      </Form>
-    </section>
+      <Page title={t("create.title")} description={t("create.intro")}>
+        <Section id="org-new">
+          <Form method="post" className="ui-form">
+            <label>
+              {t("create.name")}
+              <input
+                name="name"
+                required
+                maxLength={200}
+                autoComplete="organization"
+                aria-invalid={actionData?.error ? true : undefined}
+                aria-describedby={actionData?.error ? "org-name-error" : undefined}
+              />
+            </label>
+            {actionData?.error ? (
+              <p role="alert" id="org-name-error" className="form-failure" data-code={actionData.error}>
+                {t(`create.errors.${actionData.error}`, { defaultValue: t("create.errors.failed") })}
+              </p>
+            ) : null}
+            <div className="form-actions">
+              <button type="submit" className="ui-button" aria-busy={busy || undefined} disabled={busy}>
+                {t("create.submit")}
+              </button>
+              <Link to={to("/dashboard")} className="ui-button" data-variant="ghost">
+                {t("create.cancel")}
+              </Link>
+            </div>
+          </Form>
+        </Section>
+      </Page>
+    </div>
   );
 }

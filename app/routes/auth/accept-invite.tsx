@@ -197,10 +197,10 @@ function InvitationDetails({ data: view }: { data: InvitationView }) {
         <>
           <p>{t("accept.signedOut", { email: invitation.email })}</p>
           <div className="form-actions">
-            <Link role="button" to={view.links.login}>
+            <Link role="button" className="ui-button" to={view.links.login}>
               {t("accept.signIn")}
             </Link>
-            <Link role="button" className="secondary" to={view.links.signup}>
+            <Link role="button" className="ui-button" data-variant="secondary" to={view.links.signup}>
               {t("accept.createAccount")}
             </Link>
           </div>

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { DiagnosticAccessNotice } from "#app/components/diagnostics/diagnostic-access.tsx";
 import { RealAudioResult } from "#app/components/diagnostics/real-audio-result.tsx";
 import { PageMeta } from "#app/components/page-meta.tsx";
+import { Section, Page as UiPage } from "#app/components/ui/page.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { resources } from "#app/i18n/resources.server.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
@@ -76,39 +77,45 @@ export default function Page({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const failure = actionData && "failure" in actionData ? actionData.failure : null;
   return (
-    <article data-page="testRealAudio">
+    <div data-page="testRealAudio" className="diagnostics-page">
       <PageMeta title={t("testRealAudio.title")} />
-      <h1>{t("testRealAudio.title")}</h1>
-      <p>{t("testRealAudio.intro")}</p>
-      {sample ? (
-        <figure>
-          <figcaption>{t("diagnostics.realAudio.sample", { id: sample.id })}</figcaption>
-          <p>
-            {t("diagnostics.realAudio.reference")}: <q lang="en">{sample.reference}</q>
-          </p>
-        </figure>
-      ) : (
-        <p role="alert" data-state="sample_missing">
-          {t("diagnostics.realAudio.missing", { package: loaderData.testdataPackage })}
-        </p>
-      )}
-      {access.state !== "ready" ? (
-        <DiagnosticAccessNotice access={access} />
-      ) : sample ? (
-        <Form method="post">
-          <p>{t("diagnostics.org", { org: access.orgName })}</p>
-          <input type="hidden" name="intent" value="run" />
-          <button type="submit" aria-busy={busy || undefined} disabled={busy}>
-            {t("diagnostics.realAudio.run")}
-          </button>
-          {failure ? (
-            <p role="alert" className="form-failure" data-code={failure.code}>
-              {t(`diagnostics.errors.${failure.code}`, { defaultValue: t("diagnostics.errors.unexpected") })}
+      <UiPage title={t("testRealAudio.title")} description={t("testRealAudio.intro")}>
+        <Section id="test-real-audio">
+          {sample ? (
+            <figure>
+              <figcaption>{t("diagnostics.realAudio.sample", { id: sample.id })}</figcaption>
+              <p>
+                {t("diagnostics.realAudio.reference")}: <q lang="en">{sample.reference}</q>
+              </p>
+            </figure>
+          ) : (
+            <p role="alert" data-state="sample_missing">
+              {t("diagnostics.realAudio.missing", { package: loaderData.testdataPackage })}
             </p>
+          )}
+          {access.state !== "ready" ? (
+            <DiagnosticAccessNotice access={access} />
+          ) : sample ? (
+            <Form method="post" className="ui-form">
+              <p>{t("diagnostics.org", { org: access.orgName })}</p>
+              <input type="hidden" name="intent" value="run" />
+              <button type="submit" className="ui-button" aria-busy={busy || undefined} disabled={busy}>
+                {t("diagnostics.realAudio.run")}
+              </button>
+              {failure ? (
+                <p role="alert" className="form-failure" data-code={failure.code}>
+                  {t(`diagnostics.errors.${failure.code}`, { defaultValue: t("diagnostics.errors.unexpected") })}
+                </p>
+              ) : null}
+            </Form>
           ) : null}
-        </Form>
-      ) : null}
-      {run ? <RealAudioResult run={run} /> : null}
-    </article>
+        </Section>
+        {run ? (
+          <Section>
+            <RealAudioResult run={run} />
+          </Section>
+        ) : null}
+      </UiPage>
+    </div>
   );
 }

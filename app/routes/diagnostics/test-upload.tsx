@@ -3,6 +3,7 @@ import { z } from "zod";
 import { DiagnosticAccessNotice } from "#app/components/diagnostics/diagnostic-access.tsx";
 import { DiagnosticUploadForm } from "#app/components/diagnostics/upload-form.tsx";
 import { PageMeta } from "#app/components/page-meta.tsx";
+import { Section, Page as UiPage } from "#app/components/ui/page.tsx";
 import { resources } from "#app/i18n/resources.server.ts";
 import { createDiagnosticVisit } from "#app/services/diagnostics/diagnostic-visit.server.ts";
 import {
@@ -46,11 +47,17 @@ export default function Page({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("app");
   const { access } = loaderData;
   return (
-    <article data-page="testUpload">
+    <div data-page="testUpload" className="diagnostics-page">
       <PageMeta title={t("testUpload.title")} />
-      <h1>{t("testUpload.title")}</h1>
-      <p>{t("testUpload.intro")}</p>
-      {access.state === "ready" ? <DiagnosticUploadForm orgName={access.orgName} /> : <DiagnosticAccessNotice access={access} />}
-    </article>
+      <UiPage title={t("testUpload.title")} description={t("testUpload.intro")}>
+        <Section id="test-upload">
+          {access.state === "ready" ? (
+            <DiagnosticUploadForm orgName={access.orgName} />
+          ) : (
+            <DiagnosticAccessNotice access={access} />
+          )}
+        </Section>
+      </UiPage>
+    </div>
   );
 }

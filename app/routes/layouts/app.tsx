@@ -3,6 +3,7 @@ import { OrgBanners } from "#app/components/org/org-banners.tsx";
 import { OrgBootstrapError } from "#app/components/org/org-bootstrap-error.tsx";
 import { OrgSwitchNotice } from "#app/components/org/org-switch-notice.tsx";
 import { AppShell } from "#app/components/shell/app-shell.tsx";
+import { PracticeAccent } from "#app/components/shell/practice-accent.tsx";
 import { orgMiddleware } from "#app/middleware/org.server.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
 import { isOrgBootstrapFailure, requireOrg } from "#app/services/org-context/current-org.ts";
@@ -33,6 +34,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <OrgStoreSync org={org} orgs={orgs} timeoutMs={timeoutMs} />
+      <PracticeAccent hex={org.accent_color} />
       <AppShell
         user={user}
         org={org}

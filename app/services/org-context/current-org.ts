@@ -15,6 +15,8 @@ export interface MemberOrg {
   region: string;
   /** ISO time; null once the organisation is on a paid plan. */
   trial_ends_at: string | null;
+  /** Issue 11: the practice's accent colour (#rrggbb), null for Murmur's own; absent in older fixtures. */
+  accent_color?: string | null;
   role: OrgRole;
 }
 

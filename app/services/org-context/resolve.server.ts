@@ -22,7 +22,19 @@ export function loadMemberOrgs(db: Database, userId: string): Promise<MemberOrg[
     const rows = await trx
       .selectFrom("organizations as o")
       .innerJoin("org_members as m", "m.org_id", "o.id")
-      .select(["o.id", "o.name", "o.slug", "o.kind", "o.plan", "o.pms", "o.timezone", "o.region", "o.trial_ends_at", "m.role"])
+      .select([
+        "o.id",
+        "o.name",
+        "o.slug",
+        "o.kind",
+        "o.plan",
+        "o.pms",
+        "o.timezone",
+        "o.region",
+        "o.trial_ends_at",
+        "o.accent_color",
+        "m.role",
+      ])
       .where("m.user_id", "=", userId)
       .orderBy("o.created_at")
       .orderBy("o.id")

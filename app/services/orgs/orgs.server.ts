@@ -4,6 +4,7 @@ import { ORG_PLANS, ORG_PMS, type OrgKind, type OrgPlan, type OrgPms, type OrgRo
 import type { Locale } from "#app/i18n/config.ts";
 import { resources } from "#app/i18n/resources.server.ts";
 import { audioRetentionDays, isRetentionDays } from "#app/services/visits/retention.ts";
+import { accentIsReadable } from "#app/utils/accent.ts";
 import { recordAudit } from "./audit.server.ts";
 import { asActor, checkOrgId, MANAGER_ROLES, type OrgServiceArgs, requireMemberRole, requireRole } from "./context.server.ts";
 import { orgErrors } from "./errors.server.ts";
@@ -25,6 +26,8 @@ export interface OrgDetails extends OrgSummary {
   trial_ends_at: string | null;
   /** Issue 5 "Storage": days a visit's audio is kept after its transcript is accepted (0–365). */
   audio_retention_days: number;
+  /** Issue 11: the practice's accent colour (#rrggbb), null for Murmur's own. */
+  accent_color: string | null;
   created_at: string;
 }
 
@@ -125,6 +128,8 @@ export interface OrgPatch {
   pms?: OrgPms;
   plan?: OrgPlan;
   audio_retention_days?: number;
+  /** #rrggbb that white text reads on (app/utils/accent.ts), or null to go back to Murmur's own. */
+  accent_color?: string | null;
 }
 
 /**
@@ -143,9 +148,10 @@ export function updateOrg(args: OrgServiceArgs & { orgId: string; patch: OrgPatc
     if (patch.audio_retention_days !== undefined && !isRetentionDays(patch.audio_retention_days)) {
       throw new Error("audio retention out of range");
     }
+    if (patch.accent_color != null && !accentIsReadable(patch.accent_color)) throw new Error("unreadable accent colour");
     const before = await readOrg(trx, args.orgId, role);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
-    for (const key of ["name", "timezone", "region", "pms", "plan", "audio_retention_days"] as const) {
+    for (const key of ["name", "timezone", "region", "pms", "plan", "audio_retention_days", "accent_color"] as const) {
       const value = patch[key];
       if (value !== undefined && value !== before[key]) changes[key] = { from: before[key], to: value };
     }
@@ -158,6 +164,7 @@ export function updateOrg(args: OrgServiceArgs & { orgId: string; patch: OrgPatc
         ...(changes.region ? { region: patch.region } : {}),
         ...(changes.pms ? { pms: patch.pms } : {}),
         ...(changes.plan ? { plan: patch.plan } : {}),
+        ...(changes.accent_color ? { accent_color: patch.accent_color ?? null } : {}),
         // One key of the settings object; the others stay as they are.
         ...(changes.audio_retention_days
           ? {
@@ -199,7 +206,20 @@ export function updateOrg(args: OrgServiceArgs & { orgId: string; patch: OrgPatc
 async function readOrg(trx: ActorTransaction, orgId: string, role: OrgRole): Promise<OrgDetails> {
   const row = await trx
     .selectFrom("organizations")
-    .select(["id", "name", "slug", "kind", "plan", "pms", "timezone", "region", "trial_ends_at", "created_at", "settings"])
+    .select([
+      "id",
+      "name",
+      "slug",
+      "kind",
+      "plan",
+      "pms",
+      "timezone",
+      "region",
+      "trial_ends_at",
+      "created_at",
+      "settings",
+      "accent_color",
+    ])
     .where("id", "=", orgId)
     .executeTakeFirst();
   if (!row) throw orgErrors.orgNotFound();

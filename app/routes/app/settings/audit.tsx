@@ -3,6 +3,7 @@ import { data, isRouteErrorResponse, Link } from "react-router";
 import { AuditFilters } from "#app/components/org-settings/audit-filters.tsx";
 import { AuditPagination } from "#app/components/org-settings/audit-pagination.tsx";
 import { AuditTable } from "#app/components/org-settings/audit-table.tsx";
+import { Section } from "#app/components/ui/page.tsx";
 import { localeFromPath } from "#app/i18n/config.ts";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
@@ -79,13 +80,15 @@ function targetOf(
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("orgSettings");
   return (
-    <section aria-labelledby="audit-heading" data-section="audit">
-      <h2 id="audit-heading">{t("audit.heading")}</h2>
-      <p>{t("audit.intro", { timezone: loaderData.timezone })}</p>
-      <AuditFilters values={loaderData.filters} actors={loaderData.actors} actions={loaderData.actions} />
-      <AuditTable rows={loaderData.rows} />
-      <AuditPagination filters={loaderData.filters} next={loaderData.next} paged={loaderData.paged} />
-    </section>
+    <div className="ui-stack" data-section="audit">
+      <Section id="audit" title={t("audit.heading")} description={t("audit.intro", { timezone: loaderData.timezone })}>
+        <AuditFilters values={loaderData.filters} actors={loaderData.actors} actions={loaderData.actions} />
+      </Section>
+      <Section flush={loaderData.rows.length > 0}>
+        <AuditTable rows={loaderData.rows} />
+        <AuditPagination filters={loaderData.filters} next={loaderData.next} paged={loaderData.paged} />
+      </Section>
+    </div>
   );
 }
 
@@ -95,10 +98,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const code = isRouteErrorResponse(error) ? (error.data as { code?: unknown } | null)?.code : undefined;
   if (code !== "invalid_audit_filter" && code !== "forbidden_role") throw error;
   return (
-    <section aria-labelledby="audit-heading" data-section="audit" data-error={code}>
-      <h2 id="audit-heading">{t("audit.heading")}</h2>
-      <p role="alert">{t(`errors.${code}`)}</p>
-      {code === "invalid_audit_filter" ? <Link to={to("/settings/audit")}>{t("audit.filters.reset")}</Link> : null}
-    </section>
+    <div data-section="audit" data-error={code}>
+      <Section id="audit" title={t("audit.heading")}>
+        <p role="alert">{t(`errors.${code}`)}</p>
+        {code === "invalid_audit_filter" ? (
+          <Link to={to("/settings/audit")} className="ui-button" data-variant="secondary">
+            {t("audit.filters.reset")}
+          </Link>
+        ) : null}
+      </Section>
+    </div>
   );
 }

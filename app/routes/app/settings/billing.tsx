@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { PlanCard } from "#app/components/org/plan-card.tsx";
 import { TrialDates } from "#app/components/org/trial-dates.tsx";
 import { PageMeta } from "#app/components/page-meta.tsx";
+import { Section } from "#app/components/ui/page.tsx";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
 import { billingProvider } from "#app/services/billing/billing.server.ts";
@@ -87,12 +88,8 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
   const planName = (id: string) => t(`marketing:pricing.plans.${id}.name`);
   const submitting = navigation.state === "submitting" ? navigation.formData?.get("plan") : null;
   return (
-    <section data-page="billing" aria-labelledby="billing-title">
+    <div className="ui-stack" data-page="billing">
       <PageMeta title={t("billing:page.title")} />
-      <hgroup>
-        <h2 id="billing-title">{t("billing:page.title")}</h2>
-        <p>{t("billing:page.intro")}</p>
-      </hgroup>
       {notice ? (
         <p role="status" data-notice={notice.kind}>
           {notice.kind === "changed"
@@ -107,40 +104,51 @@ export default function Billing({ loaderData, actionData }: Route.ComponentProps
           {t(`billing:errors.${actionData.error}`, { defaultValue: t("billing:errors.generic") })}
         </p>
       ) : null}
-      <article data-testid="current-plan" data-plan={plan}>
-        <p>
-          {t("billing:page.currentPlan")} <strong>{planName(plan)}</strong>
-        </p>
-        <TrialDates trial={trial} timezone={loaderData.timezone} />
-      </article>
-      {isOwner ? (
-        <p>{t(loaderData.provider === "stripe" ? "billing:page.providerStripe" : "billing:page.providerManual")}</p>
-      ) : (
-        <p data-testid="owner-only">{t("billing:page.ownerOnly", { org: loaderData.orgName })}</p>
-      )}
+      <Section id="billing" title={t("billing:page.title")} description={t("billing:page.intro")}>
+        <div data-testid="current-plan" data-plan={plan} className="billing-current">
+          <p>
+            {t("billing:page.currentPlan")} <strong>{planName(plan)}</strong>
+          </p>
+          <TrialDates trial={trial} timezone={loaderData.timezone} />
+        </div>
+        {isOwner ? (
+          <p className="ui-muted">
+            {t(loaderData.provider === "stripe" ? "billing:page.providerStripe" : "billing:page.providerManual")}
+          </p>
+        ) : (
+          <p data-testid="owner-only" className="ui-muted">
+            {t("billing:page.ownerOnly", { org: loaderData.orgName })}
+          </p>
+        )}
+      </Section>
       <div className="plan-grid">
         {PAID_PLANS.map((id) => (
           <PlanCard key={id} plan={id} heading="h3">
             {id === plan ? (
-              <button type="button" disabled aria-disabled="true">
+              <button type="button" className="ui-button" data-variant="secondary" disabled aria-disabled="true">
                 {t("billing:page.current")}
               </button>
             ) : !isOwner ? null : choosable.includes(id) ? (
               <Form method="post">
                 <input type="hidden" name="intent" value="choose-plan" />
                 <input type="hidden" name="plan" value={id} />
-                <button type="submit" aria-busy={submitting === id || undefined} disabled={Boolean(submitting)}>
+                <button
+                  type="submit"
+                  className="ui-button"
+                  aria-busy={submitting === id || undefined}
+                  disabled={Boolean(submitting)}
+                >
                   {t("billing:page.choose", { plan: planName(id) })}
                 </button>
               </Form>
             ) : (
-              <Link to={to("/contact")} role="button" className="secondary">
+              <Link to={to("/contact")} className="ui-button" data-variant="secondary">
                 {t("billing:page.contactUs")}
               </Link>
             )}
           </PlanCard>
         ))}
       </div>
-    </section>
+    </div>
   );
 }

@@ -1,5 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, useNavigation } from "react-router";
+import { StatusBadge } from "#app/components/ui/badge.tsx";
+import { EmptyState, Section } from "#app/components/ui/page.tsx";
 import { ORG_ROLES, type OrgRole } from "#app/db/schema.ts";
 import { localeFromPath } from "#app/i18n/config.ts";
 import { useLocale } from "#app/i18n/use-locale.ts";
@@ -91,21 +93,22 @@ type ActionResult = Route.ComponentProps["actionData"];
 
 export default function InvitationsSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("invites");
+  const { t: tUi } = useTranslation("ui");
   const busy = useNavigation().state === "submitting";
   const result = actionData as ActionResult;
   const failure = result && "failure" in result ? result.failure : null;
   const inviteFailed = failure && result?.intent !== "resend" && result?.intent !== "revoke";
   return (
-    <section data-page="settings-invitations">
-      <hgroup>
-        <h2>{t("settings.heading")}</h2>
-        <p>{t("settings.intro")}</p>
-      </hgroup>
+    <div className="ui-stack" data-page="settings-invitations">
       <Feedback result={result} />
-      <article>
-        <h3>{t("form.heading")}</h3>
+      <Section id="invite-form" title={t("settings.heading")} description={t("settings.intro")}>
+        <h3 className="invite-form-heading">{t("form.heading")}</h3>
         {/* A new key after each invitation empties the form for the next one. */}
-        <Form method="post" key={result && "done" in result && result.intent === "invite" ? result.id : "invite"}>
+        <Form
+          method="post"
+          className="ui-form invite-form"
+          key={result && "done" in result && result.intent === "invite" ? result.id : "invite"}
+        >
           <input type="hidden" name="intent" value="invite" />
           <label>
             {t("form.email")}
@@ -129,18 +132,23 @@ export default function InvitationsSettings({ loaderData, actionData }: Route.Co
               ))}
             </select>
           </label>
-          <button type="submit" aria-busy={busy}>
-            {t("form.submit")}
-          </button>
+          <div className="ui-form-actions">
+            <button type="submit" className="ui-button" aria-busy={busy}>
+              {t("form.submit")}
+            </button>
+          </div>
         </Form>
-      </article>
-      <h3>{t("list.heading")}</h3>
-      {loaderData.invitations.length === 0 ? (
-        <p>{t("list.empty")}</p>
-      ) : (
-        <InvitationTable invitations={loaderData.invitations} timezone={loaderData.timezone} />
-      )}
-    </section>
+      </Section>
+      <Section id="invitation-list" title={t("list.heading")} flush={loaderData.invitations.length > 0}>
+        {loaderData.invitations.length === 0 ? (
+          <EmptyState icon="users" title={t("list.empty")} testId="invitations-empty">
+            <p>{tUi("invitations.emptyBody")}</p>
+          </EmptyState>
+        ) : (
+          <InvitationTable invitations={loaderData.invitations} timezone={loaderData.timezone} />
+        )}
+      </Section>
+    </div>
   );
 }
 
@@ -177,8 +185,10 @@ function InvitationTable({
   // The organisation's time zone, so the server's and the browser's rendering agree.
   const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: timezone });
   return (
-    <div className="overflow-auto">
-      <table>
+    // Focusable and named, so a keyboard user can scroll it sideways on a narrow screen.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (axe scrollable-region-focusable).
+    <section className="ui-table-wrap" tabIndex={0} aria-label={t("list.heading")}>
+      <table className="ui-table">
         <thead>
           <tr>
             <th scope="col">{t("list.email")}</th>
@@ -194,7 +204,11 @@ function InvitationTable({
             <tr key={inv.id} data-invitation-id={inv.id} data-status={inv.status}>
               <td>{inv.email}</td>
               <td>{t(`roles.${inv.role}`)}</td>
-              <td>{t(`status.${inv.status}`)}</td>
+              <td>
+                <StatusBadge tone={inv.status === "pending" ? "info" : inv.status === "accepted" ? "success" : "neutral"}>
+                  {t(`status.${inv.status}`)}
+                </StatusBadge>
+              </td>
               <td>{inv.inviter_name ?? inv.inviter_email ?? t("list.formerMember")}</td>
               <td>
                 <time dateTime={inv.expires_at}>{date.format(new Date(inv.expires_at))}</time>
@@ -204,7 +218,7 @@ function InvitationTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
@@ -214,7 +228,14 @@ function RowActions({ id, email }: { id: string; email: string }) {
     <div className="form-actions">
       <Form method="post">
         <input type="hidden" name="invitationId" value={id} />
-        <button type="submit" name="intent" value="resend" className="secondary" aria-label={t("list.resendLabel", { email })}>
+        <button
+          type="submit"
+          name="intent"
+          value="resend"
+          className="ui-button"
+          data-variant="secondary"
+          aria-label={t("list.resendLabel", { email })}
+        >
           {t("list.resend")}
         </button>
       </Form>
@@ -224,7 +245,8 @@ function RowActions({ id, email }: { id: string; email: string }) {
           type="submit"
           name="intent"
           value="revoke"
-          className="secondary outline"
+          className="ui-button"
+          data-variant="ghost"
           aria-label={t("list.revokeLabel", { email })}
         >
           {t("list.revoke")}

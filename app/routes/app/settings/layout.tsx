@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet } from "react-router";
 import { PageMeta } from "#app/components/page-meta.tsx";
+import { Page } from "#app/components/ui/page.tsx";
 import type { OrgRole } from "#app/db/schema.ts";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
@@ -28,24 +29,25 @@ export default function SettingsLayout({ loaderData }: Route.ComponentProps) {
   const to = useLocalizedPath();
   const tabs = TABS.filter((tab) => !tab.roles || tab.roles.includes(loaderData.role));
   return (
-    <section className="app-page settings-page" data-page="settings">
+    <div className="app-page settings-page" data-page="settings">
       <PageMeta title={t("app:settings.title")} />
-      <hgroup>
-        <h1>{t("app:settings.title")}</h1>
-        <p>{t("app:settings.intro")}</p>
-      </hgroup>
-      <nav aria-label={t("org:settingsTabs.label")} className="settings-tabs">
-        <ul>
-          {tabs.map((tab) => (
-            <li key={tab.path}>
-              <NavLink to={to(tab.path)} end={tab.end}>
-                {t(`org:settingsTabs.${tab.key.slice("tabs.".length)}`)}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <Outlet />
-    </section>
+      <Page title={t("app:settings.title")} description={t("app:settings.intro")}>
+        {/* Links, not a tablist: each tab is its own page that works without JavaScript. */}
+        <nav aria-label={t("org:settingsTabs.label")} className="settings-tabs ui-tabs">
+          <ul>
+            {tabs.map((tab) => (
+              <li key={tab.path}>
+                <NavLink to={to(tab.path)} end={tab.end}>
+                  {t(`org:settingsTabs.${tab.key.slice("tabs.".length)}`)}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="settings-body">
+          <Outlet />
+        </div>
+      </Page>
+    </div>
   );
 }

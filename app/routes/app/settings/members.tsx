@@ -1,7 +1,11 @@
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { MemberList } from "#app/components/org-settings/member-list.tsx";
+import { Icon } from "#app/components/ui/icons.tsx";
+import { EmptyState, Section } from "#app/components/ui/page.tsx";
 import { ORG_ROLES } from "#app/db/schema.ts";
 import { localeFromPath } from "#app/i18n/config.ts";
+import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { canGrantRole, MANAGER_ROLES } from "#app/services/orgs/context.server.ts";
 import { listMembers, removeMember, updateMemberRole } from "#app/services/orgs/members.server.ts";
@@ -23,6 +27,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   });
   const manages = MANAGER_ROLES.includes(role);
   return {
+    canInvite: manages,
     members: members.map((m) => {
       const mayManage = manages && canGrantRole(role, m.role);
       return {
@@ -57,11 +62,31 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 export default function MembersSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("orgSettings");
+  const { t: tUi } = useTranslation("ui");
+  const to = useLocalizedPath();
+  const invite = loaderData.canInvite ? (
+    <Link to={to("/settings/invitations")} className="ui-button" data-variant="secondary">
+      <Icon name="plus" size={16} />
+      {tUi("members.invite")}
+    </Link>
+  ) : null;
   return (
-    <section aria-labelledby="members-heading" data-section="members">
-      <h2 id="members-heading">{t("members.heading")}</h2>
-      <p>{t("members.intro", { count: loaderData.members.length })}</p>
-      <MemberList members={loaderData.members} result={actionData} />
-    </section>
+    <div className="ui-stack" data-section="members">
+      <Section
+        id="members"
+        title={t("members.heading")}
+        description={t("members.intro", { count: loaderData.members.length })}
+        actions={invite}
+        flush
+      >
+        <MemberList members={loaderData.members} result={actionData} />
+      </Section>
+      {/* Alone in the organisation: say what the page is for and how to fill it. */}
+      {loaderData.members.length === 1 ? (
+        <EmptyState icon="users" title={tUi("members.aloneTitle")} action={invite} testId="members-alone">
+          <p>{loaderData.canInvite ? tUi("members.aloneBody") : tUi("members.aloneBodyMember")}</p>
+        </EmptyState>
+      ) : null}
+    </div>
   );
 }

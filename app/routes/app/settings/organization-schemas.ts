@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ORG_PMS } from "#app/db/schema.ts";
 import { AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_MIN_DAYS } from "#app/services/visits/retention.ts";
+import { accentIsReadable, DEFAULT_ACCENT } from "#app/utils/accent.ts";
 import { INVALID_TEXT, isStorableLine } from "#app/utils/storable-text.ts";
 
 /**
@@ -38,6 +39,15 @@ export function organizationActionSchema(current: { timezone: string; region: st
         .regex(/^\d{1,3}$/, "invalid_retention")
         .transform(Number)
         .refine((days) => days >= AUDIO_RETENTION_MIN_DAYS && days <= AUDIO_RETENTION_MAX_DAYS, "invalid_retention")
+        .optional(),
+      // Issue 11: the colour input always posts a value; Murmur's own colour is stored as null.
+      accent_color: z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(/^#[0-9a-f]{6}$/, "invalid_accent")
+        .refine(accentIsReadable, "accent_low_contrast")
+        .transform((hex) => (hex === DEFAULT_ACCENT ? null : hex))
         .optional(),
     }),
     z.object({ intent: z.literal("leave") }),

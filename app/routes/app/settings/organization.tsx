@@ -4,6 +4,7 @@ import { LeaveOrganization } from "#app/components/org-settings/leave-organizati
 import { OrganizationForm } from "#app/components/org-settings/organization-form.tsx";
 import { OrganizationPlan } from "#app/components/org-settings/organization-plan.tsx";
 import { OrganizationSummary } from "#app/components/org-settings/organization-summary.tsx";
+import { Section } from "#app/components/ui/page.tsx";
 import { ORG_PMS } from "#app/db/schema.ts";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { clearOrgCookieHeader } from "#app/services/org-context/cookie.ts";
@@ -26,6 +27,8 @@ const FORM_CODES = [
   "invalid_region",
   "invalid_pms",
   "invalid_retention",
+  "invalid_accent",
+  "accent_low_contrast",
 ];
 
 // Settings → Organisation (issue 4 "Roles, members, invitations"): every member reads it, owners
@@ -49,6 +52,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       timezone: org.timezone,
       region: org.region,
       audio_retention_days: details.audio_retention_days,
+      accent_color: details.accent_color,
     },
     trialEnds,
     canEdit,
@@ -90,21 +94,22 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
   const { t } = useTranslation("orgSettings");
   const { org, canEdit, trialEnds } = loaderData;
   return (
-    <section aria-labelledby="org-settings-heading" data-section="organization">
-      <h2 id="org-settings-heading">{t("organization.heading")}</h2>
-      {canEdit ? (
-        <OrganizationForm
-          values={org}
-          timeZones={loaderData.timeZones}
-          regions={loaderData.regions}
-          pmsOptions={loaderData.pmsOptions}
-          result={actionData}
-        />
-      ) : (
-        <OrganizationSummary values={org} />
-      )}
+    <div className="ui-stack" data-section="organization">
+      <Section id="org-settings" title={t("organization.heading")}>
+        {canEdit ? (
+          <OrganizationForm
+            values={org}
+            timeZones={loaderData.timeZones}
+            regions={loaderData.regions}
+            pmsOptions={loaderData.pmsOptions}
+            result={actionData}
+          />
+        ) : (
+          <OrganizationSummary values={org} />
+        )}
+      </Section>
       <OrganizationPlan plan={org.plan} trialEnds={trialEnds} />
       <LeaveOrganization orgName={org.name} result={actionData} />
-    </section>
+    </div>
   );
 }
