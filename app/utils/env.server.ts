@@ -58,6 +58,21 @@ export const EnvSchema = z
       (v) => (v === "" ? undefined : v),
       z.coerce.number().int().min(1).max(1_000_000).default(30),
     ),
+    /** /token grants per IP per 5 minutes (GoTrue's GOTRUE_RATE_LIMIT_TOKEN_REFRESH). */
+    AUTH_RATE_LIMIT_TOKEN_REFRESH: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      z.coerce.number().int().min(1).max(1_000_000).default(150),
+    ),
+    /** GET/POST /verify per IP per 5 minutes (GoTrue's GOTRUE_RATE_LIMIT_VERIFY). */
+    AUTH_RATE_LIMIT_VERIFY: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      z.coerce.number().int().min(1).max(1_000_000).default(30),
+    ),
+    /** Wrong passwords per address (and per known device) per 5 minutes before sign-in is held back. */
+    AUTH_RATE_LIMIT_PASSWORD_FAILURES: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      z.coerce.number().int().min(1).max(1_000_000).default(10),
+    ),
     AUTH_DISABLE_SIGNUP: z
       .enum(["true", "false"])
       .default("false")

@@ -11,7 +11,13 @@ export interface AuthConfig {
   refreshTokenReuseIntervalSeconds: number;
   autoconfirm: boolean;
   /** Per-IP limits an operator may tune, as GoTrue's RATE_LIMIT_EMAIL_SENT (per hour) and RATE_LIMIT_OTP (per 5 min). */
-  rateLimits: { emailSentPerHour: number; accountsPer5Min: number };
+  rateLimits: {
+    emailSentPerHour: number;
+    accountsPer5Min: number;
+    tokenPer5Min: number;
+    verifyPer5Min: number;
+    passwordFailuresPer5Min: number;
+  };
   disableSignup: boolean;
   /** Redirect targets allowed besides the site itself (GoTrue's URI_ALLOW_LIST). */
   redirectAllowList: string[];
@@ -31,7 +37,13 @@ export function authConfigFromEnv(env: Env): AuthConfig {
     jwtExpirySeconds: env.AUTH_JWT_EXPIRY,
     refreshTokenReuseIntervalSeconds: env.AUTH_REFRESH_TOKEN_REUSE_INTERVAL,
     autoconfirm: env.AUTH_EMAIL_AUTOCONFIRM,
-    rateLimits: { emailSentPerHour: env.AUTH_RATE_LIMIT_EMAIL_SENT, accountsPer5Min: env.AUTH_RATE_LIMIT_OTP },
+    rateLimits: {
+      emailSentPerHour: env.AUTH_RATE_LIMIT_EMAIL_SENT,
+      accountsPer5Min: env.AUTH_RATE_LIMIT_OTP,
+      tokenPer5Min: env.AUTH_RATE_LIMIT_TOKEN_REFRESH,
+      verifyPer5Min: env.AUTH_RATE_LIMIT_VERIFY,
+      passwordFailuresPer5Min: env.AUTH_RATE_LIMIT_PASSWORD_FAILURES,
+    },
     disableSignup: env.AUTH_DISABLE_SIGNUP,
     redirectAllowList: env.AUTH_ADDITIONAL_REDIRECT_URLS.split(",")
       .map((s) => s.trim())

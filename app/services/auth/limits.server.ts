@@ -58,6 +58,17 @@ export function signupPerIpRule(auth: AuthRuntime): RateLimitRule {
   return { ...CORE_LIMITS.signupPerIp, limit: auth.config.rateLimits.accountsPer5Min };
 }
 
+/** The limits an operator sets by environment (AUTH_RATE_LIMIT_*, GoTrue's names where it has them). */
+export function configuredLimits(auth: AuthRuntime) {
+  const r = auth.config.rateLimits;
+  return {
+    tokenPerIp: { ...CORE_LIMITS.tokenPerIp, limit: r.tokenPer5Min },
+    verifyPerIp: { ...CORE_LIMITS.verifyPerIp, limit: r.verifyPer5Min },
+    passwordPerAddress: { ...CORE_LIMITS.passwordPerAddress, limit: r.passwordFailuresPer5Min },
+    passwordPerDevice: { ...CORE_LIMITS.passwordPerDevice, limit: r.passwordFailuresPer5Min },
+  } satisfies Record<string, RateLimitRule>;
+}
+
 /** One address seen from one IP, hashed like addressKey. */
 export function deviceKey(email: string, ip: string): string {
   return hashToken(`${normalizeEmail(email)}\n${ip}`);

@@ -3,7 +3,7 @@ import { isBanned, isEmailConfirmed } from "./accounts.server.ts";
 import { recordAuthEvent } from "./audit.server.ts";
 import type { AuthRuntime } from "./auth-runtime.server.ts";
 import { AuthApiError, coreErrors, errors } from "./errors.server.ts";
-import { addressKey, CORE_LIMITS, deviceKey, refuseOverLimit } from "./limits.server.ts";
+import { addressKey, configuredLimits, deviceKey, refuseOverLimit } from "./limits.server.ts";
 import { assertStrongPassword, passwordProblems, verifyPassword } from "./passwords.server.ts";
 import { countRateLimitHit, type RateLimitHit, refundRateLimitHit } from "./rate-limit.server.ts";
 import type { RequestMeta } from "./request-meta.server.ts";
@@ -60,14 +60,14 @@ export async function signInWithPassword(
  * which then has its own limit. Throws 429 over_request_rate_limit.
  */
 async function countAttempt(auth: AuthRuntime, meta: RequestMeta, email: string, user: UserRow | null): Promise<RateLimitHit[]> {
-  const addressHit = await countRateLimitHit(auth, CORE_LIMITS.passwordPerAddress, addressKey(email));
+  const addressHit = await countRateLimitHit(auth, configuredLimits(auth).passwordPerAddress, addressKey(email));
   if (!addressHit.exceeded) return [addressHit];
   // Asked for unknown addresses too (of nobody), so the answer and its timing do not tell them apart.
   if (!(await hasSignedInFrom(auth, user?.id ?? NIL_UUID, meta.ip))) {
-    return refuseOverLimit(auth, CORE_LIMITS.passwordPerAddress, meta.ip);
+    return refuseOverLimit(auth, configuredLimits(auth).passwordPerAddress, meta.ip);
   }
-  const deviceHit = await countRateLimitHit(auth, CORE_LIMITS.passwordPerDevice, deviceKey(email, meta.ip));
-  if (deviceHit.exceeded) return refuseOverLimit(auth, CORE_LIMITS.passwordPerDevice, meta.ip);
+  const deviceHit = await countRateLimitHit(auth, configuredLimits(auth).passwordPerDevice, deviceKey(email, meta.ip));
+  if (deviceHit.exceeded) return refuseOverLimit(auth, configuredLimits(auth).passwordPerDevice, meta.ip);
   return [addressHit, deviceHit];
 }
 

@@ -3,7 +3,7 @@ import type { AuthRuntime } from "./auth-runtime.server.ts";
 import { requireEmail } from "./email-address.server.ts";
 import { AuthApiError, coreErrors, errors } from "./errors.server.ts";
 import { issueAuthCode } from "./flow-state.server.ts";
-import { addressKey, CORE_LIMITS, enforceLimit } from "./limits.server.ts";
+import { addressKey, CORE_LIMITS, configuredLimits, enforceLimit } from "./limits.server.ts";
 import { consumeCode, consumeLinkToken, type OneTimeTokenRow } from "./one-time-tokens.server.ts";
 import { resolveRedirect } from "./redirects.server.ts";
 import type { RequestMeta } from "./request-meta.server.ts";
@@ -32,7 +32,7 @@ export async function verifyLink(
   if (!input.type) throw errors.validation("Verify requires a verification type");
   if (!input.token) throw errors.validation("Verify requires a token or a token hash");
   const types = tokenTypesFor(input.type);
-  await enforceLimit(auth, CORE_LIMITS.verifyPerIp, meta.ip, meta.ip);
+  await enforceLimit(auth, configuredLimits(auth).verifyPerIp, meta.ip, meta.ip);
 
   const fallback = resolveRedirect(auth.config, meta.redirectTo);
   const token = await consumeLinkToken(auth, input.token, types);
@@ -89,7 +89,7 @@ export async function verifyCode(
   if (!input.type) throw errors.validation("Verify requires a verification type");
   if (!input.token === !input.tokenHash) throw errors.validation("Verify requires either a token or a token hash");
   const types = tokenTypesFor(input.type);
-  await enforceLimit(auth, CORE_LIMITS.verifyPerIp, meta.ip, meta.ip);
+  await enforceLimit(auth, configuredLimits(auth).verifyPerIp, meta.ip, meta.ip);
 
   let token: OneTimeTokenRow | null;
   if (input.token) {

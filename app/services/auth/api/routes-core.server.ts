@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isBanned } from "../accounts.server.ts";
 import { requireSession, type SignedInCaller } from "../bearer.server.ts";
 import { coreErrors, errors } from "../errors.server.ts";
-import { CORE_LIMITS, enforceLimit } from "../limits.server.ts";
+import { configuredLimits, enforceLimit } from "../limits.server.ts";
 import { logOut, parseLogoutScope } from "../logout.server.ts";
 import { requestOtp } from "../magic-link.server.ts";
 import { signInWithPassword } from "../password-grant.server.ts";
@@ -78,7 +78,7 @@ async function token(call: AuthCall): Promise<Response> {
   if (grant !== "password" && grant !== "refresh_token" && grant !== "pkce" && grant !== "id_token") {
     throw coreErrors.unsupportedGrantType();
   }
-  await enforceLimit(call.auth, CORE_LIMITS.tokenPerIp, meta.ip, meta.ip);
+  await enforceLimit(call.auth, configuredLimits(call.auth).tokenPerIp, meta.ip, meta.ip);
   if (grant === "password") {
     const body = await readBody(call, PasswordGrantSchema);
     return json(await signInWithPassword(call.auth, meta, body));
