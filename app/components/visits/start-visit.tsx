@@ -1,13 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
-import { useLocalizedPath } from "#app/i18n/use-locale.ts";
+import { useLocale, useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { PatientSummary } from "#app/services/patients/patients.server.ts";
 import type { VisitSummary } from "#app/services/visits/visits.server.ts";
+import { formatCalendarDate } from "#app/utils/zoned-time.ts";
 
 /** Start a visit (existing or new patient, language, the patient's consent) and reopen recent ones. */
 export function StartVisit({ patients, visits, error }: { patients: PatientSummary[]; visits: VisitSummary[]; error?: string }) {
   const { t } = useTranslation("app");
   const to = useLocalizedPath();
+  const locale = useLocale();
   const busy = useNavigation().state === "submitting";
   return (
     <>
@@ -69,6 +71,8 @@ export function StartVisit({ patients, visits, error }: { patients: PatientSumma
                   {v.patient_name}
                   {v.title ? ` — ${v.title}` : ""}
                 </Link>{" "}
+                {/* Issue 12: the clinical day, which citations and date filters use. */}
+                <small>{v.visit_date ? `${formatCalendarDate(v.visit_date, locale)} · ` : ""}</small>
                 <small>{t(`visits.status.${v.status}`)}</small>
               </li>
             ))}
