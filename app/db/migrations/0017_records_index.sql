@@ -70,7 +70,20 @@ as $$
   select pg_catalog.to_tsvector(app.rag_ts_config(language), app.rag_fold(t))
 $$;
 
-grant execute on function app.rag_fold(text), app.rag_ts_config(text), app.rag_tsvector(text, text) to murmur_app;
+-- Any of `terms` (each a word or a phrase, matched as a phrase) in `language`'s configuration;
+-- terms made only of stop words drop out; null when none is left (matches nothing).
+create function app.rag_query(language text, terms text[]) returns tsquery
+  language sql immutable parallel safe
+  set search_path = ''
+as $$
+  select nullif(string_agg('(' || q::text || ')', ' | '), '')::tsquery
+    from (select pg_catalog.phraseto_tsquery(app.rag_ts_config(language), app.rag_fold(t)) as q
+            from unnest(terms) as t) x
+   where q::text <> ''
+$$;
+
+grant execute on function app.rag_fold(text), app.rag_ts_config(text), app.rag_tsvector(text, text),
+  app.rag_query(text, text[]) to murmur_app;
 
 -- ---------------------------------------------------------------- records index
 
