@@ -25,9 +25,14 @@ function addGroup(a: string, b: string): void {
   const y = clean(b).replace(/^abnormal /, "");
   // Fragments ("part of", "any part except buttock"), ranges ("body mass index 20.0-20.9") and cut words.
   // An injury's side or an encounter qualifier is not a name of the condition.
-  const QUALIFIER = /^(left|right|type i+)$|^(contusion|laceration|displaced|nondisplaced|maternal|underdosing|poisoning|adverse) /m;
+  const QUALIFIER =
+    /^(left|right|type i+)$|^(contusion|laceration|displaced|nondisplaced|maternal|underdosing|poisoning|adverse) /m;
   if (QUALIFIER.test(`${x}\n${y}`)) return;
-  if (/\d|^-|^(any|part|except|other|unspecified|high-ceiling)\b/.test(x) || /\d|^-|^(any|part|except|other|unspecified)\b/.test(y)) return;
+  if (
+    /\d|^-|^(any|part|except|other|unspecified|high-ceiling)\b/.test(x) ||
+    /\d|^-|^(any|part|except|other|unspecified)\b/.test(y)
+  )
+    return;
   // Short names only: a five-word title is a description, not something a clinician types.
   if (!x || !y || x === y || words(x) > 4 || words(y) > 4 || /[()[\]]/.test(x + y)) return;
   const key = [x, y].sort().join("|");
@@ -56,13 +61,13 @@ for (const title of titles) {
 }
 
 const xml = fs.readFileSync(path.join(dir, "index_xml/icd10cm-drug-April-1-2026-XML.xml"), "utf8");
-for (const m of xml.matchAll(/<mainTerm>\s*<title>([^]*?)<\/title>\s*<see>([^<]+)<\/see>/g)) {
+for (const m of xml.matchAll(/<mainTerm>\s*<title>([\s\S]*?)<\/title>\s*<see>([^<]+)<\/see>/g)) {
   addGroup(m[1] ?? "", m[2] ?? "");
 }
 
 const result = [...groups.values()].map((g) => [...g]).sort((a, b) => (a[0] ?? "").localeCompare(b[0] ?? ""));
-fs.writeFileSync(
-  out,
-  `${JSON.stringify({ source: "ICD-10-CM FY2026 (public domain), scripts/build-rag-lexicon.ts", groups: result })}\n`,
-);
+// One group per line, as the formatter (biome) lays the file out, so a rebuild leaves no diff.
+const lines = result.map((g) => `    ${JSON.stringify(g).replace(/","/g, '", "')}`);
+const source = "ICD-10-CM FY2026 (public domain), scripts/build-rag-lexicon.ts";
+fs.writeFileSync(out, `{\n  "source": ${JSON.stringify(source)},\n  "groups": [\n${lines.join(",\n")}\n  ]\n}\n`);
 console.log(`${result.length} synonym groups → ${path.relative(process.cwd(), out)}`);

@@ -52,7 +52,12 @@ describe("query expansion", () => {
 
 describe("help classifier", () => {
   it("sends product questions to help and clinical ones to records, in three languages", () => {
-    for (const q of ["How do I invite a colleague?", "Comment signer une note ?", "¿Cómo cambio el idioma?", "Where are my templates?"]) {
+    for (const q of [
+      "How do I invite a colleague?",
+      "Comment signer une note ?",
+      "¿Cómo cambio el idioma?",
+      "Where are my templates?",
+    ]) {
       expect(isProductQuestion(q), q).toBe(true);
     }
     for (const q of ["What dose of lisinopril is she on?", "Quel traitement pour la douleur ?", "¿Tiene alergias el paciente?"]) {
@@ -86,7 +91,13 @@ describe("extractive answerer", () => {
       "Benzonatate 100 mg three times a day for the cough.",
     ];
     const drugs = ["lisinopril", "furosemide", "metformin", "benzonatate", "lasix", "losartan"];
-    for (const q of ["water pill dose?", "How is her sugar?", "What did the knee X-ray show?", "blood pressure medicine", "cough"]) {
+    for (const q of [
+      "water pill dose?",
+      "How is her sugar?",
+      "What did the knee X-ray show?",
+      "blood pressure medicine",
+      "cough",
+    ]) {
       const i = input(q, texts);
       const out = extractiveAnswer(i);
       for (const line of out.answer.split("\n")) {

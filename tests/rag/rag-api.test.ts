@@ -1,13 +1,14 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import * as recordsQaPage from "#app/routes/app/records-qa.tsx";
 import * as askRoute from "#app/routes/resources/api-rag-ask.ts";
 import * as searchRoute from "#app/routes/resources/api-rag-search.ts";
 import * as sourceRoute from "#app/routes/resources/api-rag-source.ts";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { saveDraft } from "#app/services/notes/notes.server.ts";
+import { TEST_SITE_URL } from "#tests/setup/auth.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
-import { call, seedPatient, type VisitHarness, type Who } from "#tests/visits/harness.ts";
-import { openVisitHarness } from "#tests/visits/harness.ts";
+import { call, openVisitHarness, pageContextIn, seedPatient, type VisitHarness, type Who } from "#tests/visits/harness.ts";
 import { generatedNote, patientOf, transcribedVisit } from "../notes/notes-harness.ts";
 
 // /api/rag/ask, /search and /source over a real database (docs/api.md "Ask Murmur"): answers cite
@@ -21,7 +22,8 @@ describeEachDatabase("Ask Murmur API", (target) => {
 
   const ask = (body: unknown, as: Who = "clinician", headers?: Record<string, string>) =>
     call(h, askRoute, { method: "POST", path: "/api/rag/ask", json: body, as, headers });
-  const search = (body: unknown, as: Who = "clinician") => call(h, searchRoute, { method: "POST", path: "/api/rag/search", json: body, as });
+  const search = (body: unknown, as: Who = "clinician") =>
+    call(h, searchRoute, { method: "POST", path: "/api/rag/search", json: body, as });
   const source = (id: string, as: Who = "clinician") =>
     call(h, sourceRoute, { method: "GET", path: `/api/rag/source?id=${encodeURIComponent(id)}`, as });
 
@@ -38,7 +40,9 @@ describeEachDatabase("Ask Murmur API", (target) => {
       sections: [{ key: "plan", text: "Started furosemide 20 mg daily for ankle swelling." }],
     });
     expect(view.id).toBe(noteId);
-    await sql`update public.visits set visit_date = '2026-03-10', title = 'Cough follow-up' where id = ${visitId}`.execute(h.db.kysely);
+    await sql`update public.visits set visit_date = '2026-03-10', title = 'Cough follow-up' where id = ${visitId}`.execute(
+      h.db.kysely,
+    );
     frPatient = await seedPatient(h);
     await transcribedVisit(h, {
       patientId: frPatient,
@@ -80,18 +84,26 @@ describeEachDatabase("Ask Murmur API", (target) => {
     expect((await source(cited.id, "staff")).status).toBe(404);
     const opened = await source(cited.id);
     expect(opened.status).toBe(200);
-    expect(opened.body).toMatchObject({ id: cited.id, created_at: "2026-03-10", metadata: { table: "doctor_notes", id: noteId, field: "plan" } });
+    expect(opened.body).toMatchObject({
+      id: cited.id,
+      created_at: "2026-03-10",
+      metadata: { table: "doctor_notes", id: noteId, field: "plan" },
+    });
     expect(opened.body.content).toContain("furosemide 20 mg");
   });
 
   it("searches French records without accents and filters by date and record type", async () => {
     const fr = await ask({ query: "Quelle dose de paracetamol ?", patientId: frPatient }, "owner", { "accept-language": "fr" });
     expect(fr.body.answer).toContain("paracétamol 500 mg");
-    const none = await ask({ query: "lisinopril", patientId, filters: { date_to: "2026-03-09" } }, "owner", { "accept-language": "fr" });
+    const none = await ask({ query: "lisinopril", patientId, filters: { date_to: "2026-03-09" } }, "owner", {
+      "accept-language": "fr",
+    });
     expect(none.body).toMatchObject({ answer: "Le dossier ne le dit pas.", citations: [] });
     const notesOnly = await search({ query: "lisinopril furosemide", patientId, filters: { record_types: ["doctor_note"] } });
     expect(notesOnly.body.citations.length).toBeGreaterThan(0);
-    expect(new Set(notesOnly.body.citations.map((c: { source: { table: string } }) => c.source.table))).toEqual(new Set(["doctor_notes"]));
+    expect(new Set(notesOnly.body.citations.map((c: { source: { table: string } }) => c.source.table))).toEqual(
+      new Set(["doctor_notes"]),
+    );
   });
 
   it("keeps other organisations and roles out: admin 403, outsider 404, B's words never in A's answers", async () => {
@@ -102,7 +114,13 @@ describeEachDatabase("Ask Murmur API", (target) => {
     const bVisits = new Set(rows.map((r) => r.id));
     expect(orgWide.body.citations.some((c: { source: { visit_id: string } }) => bVisits.has(c.source.visit_id))).toBe(false);
     expect((await ask({ query: "lisinopril", patientId }, "admin")).body.code).toBe("forbidden_role");
-    const outsider = await call(h, askRoute, { method: "POST", path: "/api/rag/ask", json: { query: "lisinopril" }, as: "outsider", orgId: h.a.orgId });
+    const outsider = await call(h, askRoute, {
+      method: "POST",
+      path: "/api/rag/ask",
+      json: { query: "lisinopril" },
+      as: "outsider",
+      orgId: h.a.orgId,
+    });
     expect(outsider.status).toBe(404);
     expect((await source(orgWide.body.citations[0].id, "outsider")).body.code).toBe("source_not_found");
   });
@@ -111,7 +129,9 @@ describeEachDatabase("Ask Murmur API", (target) => {
     expect((await ask({ query: "   " })).body.code).toBe("query_empty");
     expect((await ask({ query: "x".repeat(2001) })).body.code).toBe("query_too_long");
     expect((await ask({ query: "x", filters: { record_types: ["emails"] } })).body.code).toBe("invalid_filters");
-    expect((await ask({ query: "x", filters: { date_from: "2026-04-01", date_to: "2026-03-01" } })).body.code).toBe("invalid_filters");
+    expect((await ask({ query: "x", filters: { date_from: "2026-04-01", date_to: "2026-03-01" } })).body.code).toBe(
+      "invalid_filters",
+    );
     const unknown = await ask({ query: "x", patientId: crypto.randomUUID() });
     expect([unknown.status, unknown.body.code]).toEqual([404, "patient_not_found"]);
     expect((await ask({ query: "x", patientId: "nope" })).status).toBe(404);
@@ -131,5 +151,25 @@ describeEachDatabase("Ask Murmur API", (target) => {
     expect(unknown.body.answer.split("\n")[0]).toBe("I do not have enough information in help docs to answer that precisely.");
     expect(unknown.body.support).toEqual({ url: "/support" });
     expect((await source("invitations-fr", "admin")).body.title).toBe("Inviter votre équipe");
+  });
+
+  it("/records-qa answers a deep link on load, in the page's language, with the source view", async () => {
+    const load = async (query: string, role: "clinician" | "admin" = "clinician") => {
+      const user = h.a.users[role];
+      const request = new Request(`${TEST_SITE_URL}/fr/records-qa?${query}`);
+      const context = pageContextIn(h, h.a.orgId, { id: user.id, email: user.email }, role);
+      return recordsQaPage.loader({ request, context, params: {} } as never);
+    };
+    const page = await load(`patient=${patientId}&q=${encodeURIComponent("pilule pour l'eau furosemide")}`);
+    expect(page.result?.answer).toContain("furosemide 20 mg");
+    expect(page.patients.some((p) => p.id === patientId)).toBe(true);
+    const opened = await load(`patient=${patientId}&q=lisinopril&source=${page.result?.citations[0]?.id}`);
+    expect(opened.source?.content).toBeTruthy();
+    const none = await load(`patient=${patientId}&q=${encodeURIComponent("allergie à la pénicilline")}`);
+    expect(none.result).toMatchObject({ answer: "Le dossier ne le dit pas.", citations: [] });
+    const admin = await load(`q=${encodeURIComponent("Comment inviter un collègue ?")}`, "admin");
+    expect(admin.result?.scope).toBe("help");
+    expect(admin.patients).toEqual([]);
+    expect((await load("q=")).error).toBeNull();
   });
 });

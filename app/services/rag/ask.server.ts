@@ -111,7 +111,7 @@ export function citeUsed(answer: string, passages: RankedPassage[]): { answer: s
     .filter((i) => i >= 0 && i < passages.length)
     .sort((a, b) => a - b);
   const renumber = new Map(used.map((old, index) => [old, index + 1]));
-  const text = answer.replace(/\[(\d+)\]/g, (whole, n: string) => {
+  const text = answer.replace(/\[(\d+)\]/g, (_whole, n: string) => {
     const to = renumber.get(Number(n) - 1);
     return to ? `[${to}]` : "";
   });

@@ -1,5 +1,5 @@
-import icd10cm from "./lexicon/icd10cm-synonyms.json" with { type: "json" };
 import { HAND_WRITTEN_GROUPS } from "./lexicon/hand-written.ts";
+import icd10cm from "./lexicon/icd10cm-synonyms.json" with { type: "json" };
 
 // Turns a question into what the ranking searches (issue 12 "query expansion"): the question's own
 // content words, the phrases of every synonym group the question names (ICD-10-CM titles and drug
@@ -8,12 +8,7 @@ import { HAND_WRITTEN_GROUPS } from "./lexicon/hand-written.ts";
 
 /** Lower case without accents, as app.rag_fold does in the database. */
 export function fold(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/œ/g, "oe")
-    .replace(/æ/g, "ae");
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/œ/g, "oe").replace(/æ/g, "ae");
 }
 
 // Words that say how something is asked, not what about (the text-search configurations drop
@@ -89,7 +84,8 @@ export function expandQuery(query: string): ExpandedQuery {
   }
   const terms = all.filter((w) => !QUESTION_WORDS.has(w) && w.length > 1);
   const expansions = new Set<string>();
-  for (const index of named) for (const phrase of groups[index] ?? []) if (!joined.includes(` ${phrase} `)) expansions.add(phrase);
+  for (const index of named)
+    for (const phrase of groups[index] ?? []) if (!joined.includes(` ${phrase} `)) expansions.add(phrase);
   const phrases: string[] = [];
   for (let i = 0; i + 1 < all.length; i += 1) {
     const a = all[i] ?? "";

@@ -39,7 +39,9 @@ export interface RankRecordsArgs {
 }
 
 export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs): Promise<RankedPassage[]> {
-  const wanted = args.filters.record_types?.length ? args.types.filter((t) => args.filters.record_types?.includes(t)) : args.types;
+  const wanted = args.filters.record_types?.length
+    ? args.types.filter((t) => args.filters.record_types?.includes(t))
+    : args.types;
   const all = [...args.query.terms, ...args.query.expansions];
   if (wanted.length === 0 || all.length === 0) return [];
   const own = args.query.terms.length ? args.query.terms : all;
