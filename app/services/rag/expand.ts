@@ -63,6 +63,21 @@ function loadLexicon(): Lexicon {
   return lexicon;
 }
 
+/**
+ * Words too common in records to say what a question is about ("dose", "visit"): they still match,
+ * but only the other words and the expansions count twice.
+ */
+export const GENERIC_WORDS = new Set(
+  (
+    "dose doses dosage start started take taking today visit visits doctor show showed result results time day last " +
+    "first new note notes said current currently dosis posologie prend prendre toma tomar"
+  ).split(" "),
+);
+
+// A question about an amount: passages that state one (a number with a unit) rank higher.
+const AMOUNT_QUESTION =
+  /\b(dose|doses|dosage|how much|how many|mg|milligrams?|level|posologie|combien|dosis|cuanto|cuantos|cuanta)\b/;
+
 export interface ExpandedQuery {
   /** The question's content words, in order. */
   terms: string[];
@@ -70,6 +85,10 @@ export interface ExpandedQuery {
   expansions: string[];
   /** Adjacent content-word pairs of the question: a passage holding one as a phrase ranks higher. */
   phrases: string[];
+  /** The words that say what the question is about (content words that are not generic, and the expansions). */
+  key: string[];
+  /** The question asks for an amount (a dose, a level). */
+  wantsAmount: boolean;
 }
 
 export function expandQuery(query: string): ExpandedQuery {
@@ -93,5 +112,8 @@ export function expandQuery(query: string): ExpandedQuery {
     const content = (w: string) => !QUESTION_WORDS.has(w) && !FUNCTION_WORDS.has(w);
     if (content(a) && content(b)) phrases.push(`${a} ${b}`);
   }
-  return { terms: [...new Set(terms)], expansions: [...expansions].slice(0, 40), phrases };
+  const uniqueTerms = [...new Set(terms)];
+  const expanded = [...expansions].slice(0, 40);
+  const key = [...uniqueTerms.filter((t) => !GENERIC_WORDS.has(t)), ...expanded];
+  return { terms: uniqueTerms, expansions: expanded, phrases, key, wantsAmount: AMOUNT_QUESTION.test(all.join(" ")) };
 }

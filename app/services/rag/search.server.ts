@@ -20,7 +20,9 @@ export function recordTypesFor(role: OrgRole): AskRecordType[] {
   return [];
 }
 
-const WEIGHTS = { all: 1, own: 1, phrase: 2 } as const;
+const WEIGHTS = { all: 1, own: 1, phrase: 2, amount: 0.3 } as const;
+/** A number with a unit, as records state doses and levels. */
+const AMOUNT = "[0-9]+([.,][0-9]+)? ?(mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)";
 
 function perLanguage(terms: string[]) {
   return sql`app.rag_query('en', ${terms}::text[]) as en, app.rag_query('fr', ${terms}::text[]) as fr, app.rag_query('es', ${terms}::text[]) as es`;
@@ -44,7 +46,8 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
     : args.types;
   const all = [...args.query.terms, ...args.query.expansions];
   if (wanted.length === 0 || all.length === 0) return [];
-  const own = args.query.terms.length ? args.query.terms : all;
+  // "own": what the question is about — its non-generic words and their synonyms — counted twice.
+  const own = args.query.key.length ? args.query.key : all;
   const phrases = args.query.phrases.length ? args.query.phrases : [""];
   const { rows } = await sql<{
     id: string;
@@ -65,31 +68,48 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
     r_all: number;
     r_own: number;
     r_phrase: number;
+    r_amount: number;
   }>`
-    with qa as (select ${perLanguage(all)}), qo as (select ${perLanguage(own)}), qp as (select ${perLanguage(phrases)})
-    select c.id, c.record_type, c.source_table, c.source_id, c.field, c.label, c.note_status, c.visit_id, c.patient_id,
-           coalesce(nullif(v.title, ''), p.display_name) as visit_name, c.visit_date::text as visit_date,
-           c.start_s, c.end_s, c.language, c.text, s.r_all, s.r_own, s.r_phrase
-    from public.record_chunks c
-    cross join qa cross join qo cross join qp
-    cross join lateral (select
-        coalesce(ts_rank_cd(c.tsv, ${pick("qa")}, 1), 0)::float8 as r_all,
-        coalesce(ts_rank_cd(c.tsv, ${pick("qo")}, 1), 0)::float8 as r_own,
-        coalesce(ts_rank_cd(c.tsv, ${pick("qp")}, 1), 0)::float8 as r_phrase) s
-    join public.visits v on v.org_id = c.org_id and v.id = c.visit_id
+    -- The three queries are built once (materialized), the passages ranked alone, and only the
+    -- winners joined to their visit and patient: those tables' policies cost a check per row.
+    with qa as materialized (select ${perLanguage(all)}),
+    qo as materialized (select ${perLanguage(own)}),
+    qp as materialized (select ${perLanguage(phrases)}),
+    ranked as (
+      select c.id, c.record_type, c.source_table, c.source_id, c.field, c.label, c.note_status, c.visit_id, c.patient_id,
+             c.org_id, c.visit_date, c.created_at, c.position, c.start_s, c.end_s, c.language, c.text,
+             s.r_all, s.r_own, s.r_phrase, s.r_amount,
+             ${WEIGHTS.all} * s.r_all + ${WEIGHTS.own} * s.r_own + ${WEIGHTS.phrase} * s.r_phrase
+               + ${WEIGHTS.amount} * s.r_amount * (s.r_own > 0)::int as score
+      from public.record_chunks c
+      cross join qa cross join qo cross join qp
+      cross join lateral (select
+          coalesce(ts_rank_cd(c.tsv, ${pick("qa")}, 1), 0)::float8 as r_all,
+          coalesce(ts_rank_cd(c.tsv, ${pick("qo")}, 1), 0)::float8 as r_own,
+          coalesce(ts_rank_cd(c.tsv, ${pick("qp")}, 1), 0)::float8 as r_phrase,
+          case when ${args.query.wantsAmount} and c.text ~* ${AMOUNT} then 1 else 0 end::float8 as r_amount) s
+      where c.org_id = ${args.orgId}
+        and c.record_type in (${sql.join(wanted)})
+        ${args.patientId ? sql`and c.patient_id = ${args.patientId}` : sql``}
+        ${args.filters.date_from ? sql`and c.visit_date >= ${args.filters.date_from}::date` : sql``}
+        ${args.filters.date_to ? sql`and c.visit_date <= ${args.filters.date_to}::date` : sql``}
+        and ((c.language = 'en' and c.tsv @@ qa.en) or (c.language = 'fr' and c.tsv @@ qa.fr)
+             or (c.language = 'es' and c.tsv @@ qa.es))
+      order by score desc, c.visit_date desc, c.created_at desc, c.position
+      limit ${args.limit})
+    select r.id, r.record_type, r.source_table, r.source_id, r.field, r.label, r.note_status, r.visit_id, r.patient_id,
+           coalesce(nullif(v.title, ''), p.display_name) as visit_name, r.visit_date::text as visit_date,
+           r.start_s, r.end_s, r.language, r.text, r.r_all, r.r_own, r.r_phrase, r.r_amount
+    from ranked r
+    join public.visits v on v.org_id = r.org_id and v.id = r.visit_id
     join public.patients p on p.org_id = v.org_id and p.id = v.patient_id
-    where c.org_id = ${args.orgId}
-      and c.record_type in (${sql.join(wanted)})
-      ${args.patientId ? sql`and c.patient_id = ${args.patientId}` : sql``}
-      ${args.filters.date_from ? sql`and c.visit_date >= ${args.filters.date_from}::date` : sql``}
-      ${args.filters.date_to ? sql`and c.visit_date <= ${args.filters.date_to}::date` : sql``}
-      and ((c.language = 'en' and c.tsv @@ qa.en) or (c.language = 'fr' and c.tsv @@ qa.fr)
-           or (c.language = 'es' and c.tsv @@ qa.es))
-    order by ${WEIGHTS.all} * s.r_all + ${WEIGHTS.own} * s.r_own + ${WEIGHTS.phrase} * s.r_phrase desc,
-             c.visit_date desc, c.created_at desc, c.position
-    limit ${args.limit}`.execute(trx);
+    order by r.score desc, r.visit_date desc, r.created_at desc, r.position`.execute(trx);
   return rows.map((r) => {
-    const score = WEIGHTS.all * r.r_all + WEIGHTS.own * r.r_own + WEIGHTS.phrase * r.r_phrase;
+    const score =
+      WEIGHTS.all * r.r_all +
+      WEIGHTS.own * r.r_own +
+      WEIGHTS.phrase * r.r_phrase +
+      (r.r_own > 0 ? WEIGHTS.amount * r.r_amount : 0);
     return {
       id: r.id,
       table: r.source_table,
@@ -106,7 +126,7 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
       language: r.language,
       text: r.text,
       score,
-      ...(args.debug ? { features: { all: r.r_all, own: r.r_own, phrase: r.r_phrase, score } } : {}),
+      ...(args.debug ? { features: { all: r.r_all, own: r.r_own, phrase: r.r_phrase, amount: r.r_amount, score } } : {}),
     };
   });
 }

@@ -1,5 +1,5 @@
 import { splitSentences } from "#app/services/notes/sentences.ts";
-import { words } from "../expand.ts";
+import { GENERIC_WORDS as WEAK, words } from "../expand.ts";
 import { answerPhrases } from "../phrases.server.ts";
 import type { AnswerEngine, AnswerInput, AnswerOutput } from "./types.ts";
 
@@ -12,15 +12,11 @@ import type { AnswerEngine, AnswerInput, AnswerOutput } from "./types.ts";
 const MAX_SENTENCES = 3;
 /** A sentence scoring under this share of the best one is left out. */
 const KEEP_RATIO = 0.5;
-// Words that match too much to carry an answer alone ("dose", "visit").
-const WEAK = new Set(
-  "dose doses start started take taking today visit visits doctor show showed result results time day last first new note notes said".split(
-    " ",
-  ),
-);
 
 /** Word stems good enough to match across inflections in three languages: the first five letters. */
 const stem = (w: string) => (w.length > 5 ? w.slice(0, 5) : w);
+/** A number with a unit: what a question about a dose or a level wants to read. */
+const AMOUNT = /\d+(?:[.,]\d+)? ?(?:mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)/i;
 
 interface Candidate {
   passage: number;
@@ -56,7 +52,8 @@ export function extractiveAnswer(input: AnswerInput): AnswerOutput {
     for (const text of splitSentences(passage.text)) {
       const { score: s, strong } = score(text, own, expanded);
       // The ranking's order counts a little: between equal sentences the better passage wins.
-      if (strong) candidates.push({ passage: index, text, score: s + 0.3 / (index + 1) });
+      const amount = input.query.wantsAmount && AMOUNT.test(text) ? 0.5 : 0;
+      if (strong) candidates.push({ passage: index, text, score: s + amount + 0.3 / (index + 1) });
     }
   });
   if (candidates.length === 0) {

@@ -40,6 +40,11 @@ export const HAND_WRITTEN_GROUPS: readonly (readonly string[])[] = [
   ["prednisone", "deltasone"],
   ["spironolactone", "aldactone"],
   ["hydrochlorothiazide", "hctz", "microzide"],
+  ["tramadol", "ultram"],
+  ["pantoprazole", "protonix"],
+  ["meloxicam", "mobic"],
+  ["torsemide", "demadex"],
+  ["allopurinol", "zyloprim"],
   // Lay words, specialties, tests
   ["water pill", "diuretic", "furosemide", "lasix", "hydrochlorothiazide"],
   ["pilule pour l'eau", "diurétique", "furosémide", "lasilix"],
