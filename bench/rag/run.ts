@@ -30,6 +30,8 @@ interface Question {
   visitId: string;
   query: string;
   dose: string;
+  /** Asked by the drug's other name (brand ↔ generic), which the dialogue does not say. */
+  byCounterpart: boolean;
 }
 
 const engine = createExtractiveAnswerer();
@@ -95,8 +97,16 @@ function questionsOf(e: AciEncounter, patientId: string, visitId: string): Quest
     if (!DRUG_WORD.test(drug) || NOT_DRUG.has(drug) || seen.has(drug)) continue;
     seen.add(drug);
     // Every other question names the drug the other way (brand ↔ generic) when the lexicon knows it.
-    const name = out.length % 2 === 1 && counterpart.has(drug) ? (counterpart.get(drug) as string) : drug;
-    out.push({ encounter: e.id, patientId, visitId, query: `What dose of ${name} is the patient on?`, dose });
+    const other = out.length % 2 === 1 ? counterpart.get(drug) : undefined;
+    const name = other ?? drug;
+    out.push({
+      encounter: e.id,
+      patientId,
+      visitId,
+      query: `What dose of ${name} is the patient on?`,
+      dose,
+      byCounterpart: Boolean(other),
+    });
   }
   return out;
 }
@@ -142,7 +152,7 @@ async function main() {
   console.log(`# Ask Murmur on ACI-Bench train+valid (${db.kind})`);
   console.log(`${encounters.length} encounters as visits of ${PATIENTS} patients: ${base} passages indexed in ${ms(importMs)}`);
   console.log(
-    `${questions.length} questions (dose of a drug named in a dialogue; ${questions.filter((q, i) => i % 2 === 1).length} ask by the counterpart name when known)`,
+    `${questions.length} questions (dose of a drug named in a dialogue; ${questions.filter((q) => q.byCounterpart).length} by the brand/generic name the dialogue does not use)`,
   );
 
   let hit1 = 0;

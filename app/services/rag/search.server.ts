@@ -93,8 +93,9 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
         ${args.patientId ? sql`and c.patient_id = ${args.patientId}` : sql``}
         ${args.filters.date_from ? sql`and c.visit_date >= ${args.filters.date_from}::date` : sql``}
         ${args.filters.date_to ? sql`and c.visit_date <= ${args.filters.date_to}::date` : sql``}
-        and ((c.language = 'en' and c.tsv @@ qa.en) or (c.language = 'fr' and c.tsv @@ qa.fr)
-             or (c.language = 'es' and c.tsv @@ qa.es))
+        -- Candidates hold what the question is about (not only "dose" or "today"): fewer rows to score.
+        and ((c.language = 'en' and c.tsv @@ qo.en) or (c.language = 'fr' and c.tsv @@ qo.fr)
+             or (c.language = 'es' and c.tsv @@ qo.es))
       order by score desc, c.visit_date desc, c.created_at desc, c.position
       limit ${args.limit})
     select r.id, r.record_type, r.source_table, r.source_id, r.field, r.label, r.note_status, r.visit_id, r.patient_id,
