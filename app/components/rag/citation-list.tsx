@@ -2,9 +2,9 @@ import { useTranslation } from "react-i18next";
 import { useLocale } from "#app/i18n/use-locale.ts";
 import type { Citation } from "#app/services/rag/model.ts";
 import { formatCalendarDate } from "#app/utils/zoned-time.ts";
+import { ASSISTANT } from "./constants.ts";
 
-/** SPEC §9: chips shown before '+N more'. */
-export const VISIBLE_CHIPS = 6;
+const VISIBLE_CHIPS = ASSISTANT.visibleChips;
 
 /** SPEC §2 "Source modal": where 'Open source' goes, with a cache-busting timestamp. */
 export function openSourceHref(table: string, id: string, to: (path: string) => string, timestamp: number): string {
