@@ -128,8 +128,8 @@ create policy record_chunks_select on public.record_chunks for select to murmur_
   using (
     org_id = (select app.current_org_id())
     and case when record_type = 'doctor_note'
-      then (select app.has_role(app.current_org_id(), array['owner', 'clinician']))
-      else (select app.has_role(app.current_org_id(), array['owner', 'clinician', 'staff'])) end
+      then (select app.has_role((select app.current_org_id()), array['owner', 'clinician']))
+      else (select app.has_role((select app.current_org_id()), array['owner', 'clinician', 'staff'])) end
   );
 
 -- ---------------------------------------------------------------- index maintenance
