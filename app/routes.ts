@@ -49,6 +49,10 @@ export default [
   route("api/templates", "routes/resources/api-templates.ts"),
   route("api/templates/:id", "routes/resources/api-template.ts"),
   route("api/templates/:id/export", "routes/resources/api-template-export.ts"),
+  // Ask Murmur (issue 12; docs/api.md "Ask Murmur"): records Q&A with citations, and product help.
+  route("api/rag/ask", "routes/resources/api-rag-ask.ts"),
+  route("api/rag/search", "routes/resources/api-rag-search.ts"),
+  route("api/rag/source", "routes/resources/api-rag-source.ts"),
   // The organisation switcher and the bootstrap retry (plain form posts; the page reloads in the new org).
   route("_org", "routes/resources/switch-org.ts"),
   // Interface preferences (issue 11): sidebar collapsed, colour theme; plain form posts.

@@ -19,6 +19,8 @@ export interface DB {
   note_templates: NoteTemplatesTable;
   notes: NotesTable;
   note_versions: NoteVersionsTable;
+  record_chunks: RecordChunksTable;
+  help: HelpTable;
 }
 
 /** A column the database fills in on insert (default) and that may be set explicitly. */
@@ -183,6 +185,8 @@ export interface VisitsTable {
   transcription_round: ColumnType<number, number | undefined, number>;
   /** 0009: when the retention purge deleted the audio. */
   audio_purged_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** 0017: the clinical day (YYYY-MM-DD); defaults to the creation day in the organisation's zone. */
+  visit_date: ColumnType<Date | string, string | undefined, string>;
 }
 
 /** Written once per acknowledged chunk; removed only with its visit. */
@@ -302,4 +306,43 @@ export interface TranscriptionWindowCacheTable {
   /** A CachedWindow (app/services/speech/window-cache.ts), written as a JSON string. */
   result: ColumnType<unknown, string, never>;
   created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+// ---- 0017_records_index.sql (issue 12 "Ask Murmur") ----
+
+export const RECORD_TYPES = ["transcription", "doctor_note", "case"] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+export const SOURCE_TABLES = ["transcriptions", "doctor_notes", "cases"] as const;
+export type SourceTable = (typeof SOURCE_TABLES)[number];
+
+/** Written only by the 0017 triggers; murmur_app reads what its role may (notes: owner, clinician). */
+export interface RecordChunksTable {
+  id: Generated<string>;
+  org_id: string;
+  visit_id: string;
+  patient_id: string;
+  record_type: RecordType;
+  source_table: SourceTable;
+  source_id: string;
+  note_id: string | null;
+  field: string;
+  label: string;
+  note_status: "draft" | "signed" | "amended" | null;
+  position: number;
+  start_s: number | null;
+  end_s: number | null;
+  language: VisitLanguage;
+  visit_date: ColumnType<Date | string, string, string>;
+  text: string;
+  created_at: ColumnType<Date, never, never>;
+}
+
+/** Product-help articles, written by migrations; every signed-in member reads them. */
+export interface HelpTable {
+  id: string;
+  slug: string;
+  language: VisitLanguage;
+  title: string;
+  body: string;
+  updated_at: ColumnType<Date, never, never>;
 }

@@ -19,6 +19,7 @@ export const NAMESPACES = [
   "notes",
   "patients",
   "ui",
+  "rag",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -11,6 +11,7 @@ import enNotes from "../../locales/en/notes.json" with { type: "json" };
 import enOrg from "../../locales/en/org.json" with { type: "json" };
 import enOrgSettings from "../../locales/en/orgSettings.json" with { type: "json" };
 import enPatients from "../../locales/en/patients.json" with { type: "json" };
+import enRag from "../../locales/en/rag.json" with { type: "json" };
 import enRecorder from "../../locales/en/recorder.json" with { type: "json" };
 import enTemplates from "../../locales/en/templates.json" with { type: "json" };
 import enUi from "../../locales/en/ui.json" with { type: "json" };
@@ -26,6 +27,7 @@ import esNotes from "../../locales/es/notes.json" with { type: "json" };
 import esOrg from "../../locales/es/org.json" with { type: "json" };
 import esOrgSettings from "../../locales/es/orgSettings.json" with { type: "json" };
 import esPatients from "../../locales/es/patients.json" with { type: "json" };
+import esRag from "../../locales/es/rag.json" with { type: "json" };
 import esRecorder from "../../locales/es/recorder.json" with { type: "json" };
 import esTemplates from "../../locales/es/templates.json" with { type: "json" };
 import esUi from "../../locales/es/ui.json" with { type: "json" };
@@ -41,6 +43,7 @@ import frNotes from "../../locales/fr/notes.json" with { type: "json" };
 import frOrg from "../../locales/fr/org.json" with { type: "json" };
 import frOrgSettings from "../../locales/fr/orgSettings.json" with { type: "json" };
 import frPatients from "../../locales/fr/patients.json" with { type: "json" };
+import frRag from "../../locales/fr/rag.json" with { type: "json" };
 import frRecorder from "../../locales/fr/recorder.json" with { type: "json" };
 import frTemplates from "../../locales/fr/templates.json" with { type: "json" };
 import frUi from "../../locales/fr/ui.json" with { type: "json" };
@@ -63,6 +66,7 @@ export const resources = {
     templates: enTemplates,
     patients: enPatients,
     ui: enUi,
+    rag: enRag,
   },
   fr: {
     common: frCommon,
@@ -80,6 +84,7 @@ export const resources = {
     templates: frTemplates,
     patients: frPatients,
     ui: frUi,
+    rag: frRag,
   },
   es: {
     common: esCommon,
@@ -97,5 +102,6 @@ export const resources = {
     templates: esTemplates,
     patients: esPatients,
     ui: esUi,
+    rag: esRag,
   },
 } satisfies Resource;

@@ -101,6 +101,8 @@ export const EnvSchema = z
     ...SpeechEnvShape,
     /** Note engines (docs/notes.md "Note engines"). */
     ...NotesEnvShape,
+    /** Ask Murmur's answerer (docs/api.md "Ask Murmur"): extractive (default) or openai-compatible (LLM_OPENAI_*). */
+    RAG_ENGINE: z.enum(["extractive", "openai-compatible"]).default("extractive"),
     /** Largest request body accepted outside upload routes, in bytes. */
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
     /**

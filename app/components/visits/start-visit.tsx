@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
-import { useLocalizedPath } from "#app/i18n/use-locale.ts";
+import { useLocale, useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { PatientSummary } from "#app/services/patients/patients.server.ts";
 import type { VisitSummary } from "#app/services/visits/visits.server.ts";
+import { formatCalendarDate } from "#app/utils/zoned-time.ts";
 import { StatusBadge } from "../ui/badge.tsx";
 import { Icon } from "../ui/icons.tsx";
 import { EmptyState, Section, SplitView } from "../ui/page.tsx";
@@ -12,6 +13,7 @@ export function StartVisit({ patients, visits, error }: { patients: PatientSumma
   const { t } = useTranslation("app");
   const { t: tUi } = useTranslation("ui");
   const to = useLocalizedPath();
+  const locale = useLocale();
   const busy = useNavigation().state === "submitting";
   return (
     <SplitView
@@ -78,6 +80,8 @@ export function StartVisit({ patients, visits, error }: { patients: PatientSumma
                     {v.patient_name}
                     {v.title ? ` — ${v.title}` : ""}
                   </Link>{" "}
+                  {/* Issue 12: the clinical day, which citations and date filters use. */}
+                  {v.visit_date ? <small>{formatCalendarDate(v.visit_date, locale)}</small> : null}{" "}
                   <StatusBadge tone={v.status === "transcribed" ? "success" : v.status === "failed" ? "danger" : "neutral"}>
                     {t(`visits.status.${v.status}`)}
                   </StatusBadge>

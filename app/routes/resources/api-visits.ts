@@ -20,6 +20,8 @@ const CreateVisitSchema = z.strictObject({
   // Checked by the service: anything but true is 400 consent_required.
   consent: z.boolean().optional(),
   clinician_id: z.string().max(100).nullable().optional(),
+  // Issue 12: checked by the service (real day, not in the future): 400 invalid_visit_date / visit_date_in_future.
+  visit_date: z.string().max(20).nullable().optional(),
 });
 
 // GET /api/visits?patient_id=&status= → the current organisation's visits, newest first.
@@ -31,7 +33,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   });
 }
 
-// POST /api/visits { patient_id, title, language, consent: true } → 201 { id }; consent is recorded and audited.
+// POST /api/visits { patient_id, title, language, consent: true, visit_date? } → 201 { id }; consent is recorded and audited.
 export function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, HEAD, POST");
   return handleVisitApi(async () => {
@@ -45,6 +47,7 @@ export function action({ request, context }: Route.ActionArgs) {
       language: body.language,
       consent: body.consent === true,
       clinicianId: body.clinician_id ?? null,
+      visitDate: body.visit_date ?? null,
     });
     return json(created, 201);
   });

@@ -17,6 +17,10 @@ export const visitErrors = {
   clinicianNotFound: () => new AppError(404, "clinician_not_found", "No owner or clinician of this organization has this id"),
   externalIdTaken: () =>
     new AppError(409, "patient_external_id_taken", "Another patient of this organization has this external id"),
+  // Issue 12: a visit recorded elsewhere may carry its own clinical day, never a future one.
+  invalidVisitDate: () => new AppError(400, "invalid_visit_date", "visit_date must be a real day as YYYY-MM-DD, from 1900-01-01"),
+  futureVisitDate: () =>
+    new AppError(400, "visit_date_in_future", "visit_date cannot be after today in the organization's time zone"),
   consentRequired: () =>
     new AppError(400, "consent_required", "Recording needs the patient's consent: send consent: true once it is given"),
   invalidSeq: () => new AppError(400, "invalid_chunk_seq", "The chunk number must be an integer from 0 to 99999"),

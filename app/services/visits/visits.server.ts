@@ -5,6 +5,7 @@ import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/con
 import { isoDate } from "#app/services/patients/iso-date.ts";
 import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { visitPrefix } from "#app/services/storage/keys.ts";
+import { isValidTimeZone, todayInZone } from "#app/utils/zoned-time.ts";
 import { CLINICIAN_ROLES, checkPatientId, checkVisitId, requireClinicalRole } from "./access.server.ts";
 import { visitErrors } from "./errors.server.ts";
 import { latestTranscription, type TranscriptionView } from "./transcripts.server.ts";
@@ -21,6 +22,8 @@ export interface VisitSummary {
   language: VisitLanguage;
   status: VisitStatus;
   consent_at: string;
+  /** Issue 12: the clinical day, YYYY-MM-DD (what citations and date filters use). */
+  visit_date: string;
   created_at: string;
   audio: VisitAudio;
 }
@@ -43,13 +46,21 @@ export function createVisit(
     language: VisitLanguage;
     consent: boolean;
     clinicianId?: string | null;
+    /** YYYY-MM-DD, not after today in the organisation's zone; default the creation day there. */
+    visitDate?: string | null;
+    now?: Date;
   },
 ): Promise<{ id: string }> {
   checkOrgId(args.orgId);
   if (args.consent !== true) throw visitErrors.consentRequired();
   checkPatientId(args.patientId);
+  if (args.visitDate != null && !isCalendarDay(args.visitDate)) throw visitErrors.invalidVisitDate();
   return asActor(args, args.orgId, async (trx) => {
     const role = await requireClinicalRole(trx, args.orgId, args.actor.userId);
+    const org = await trx.selectFrom("organizations").select("timezone").where("id", "=", args.orgId).executeTakeFirst();
+    const today = todayInZone(org && isValidTimeZone(org.timezone) ? org.timezone : "UTC", args.now ?? new Date());
+    if (args.visitDate != null && args.visitDate > today) throw visitErrors.futureVisitDate();
+    const visitDate = args.visitDate ?? today;
     const patient = await trx
       .selectFrom("patients")
       .select("id")
@@ -81,12 +92,17 @@ export function createVisit(
         language: args.language,
         consent_by: args.actor.userId,
         consent_at: now,
+        visit_date: visitDate,
         created_by: args.actor.userId,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
     const audit = { orgId: args.orgId, actorId: args.actor.userId, entity: "visit" as const, entityId: id, meta: args.meta };
-    await recordAudit(trx, { ...audit, action: "visit.created", details: { patient_id: patient.id, language: args.language } });
+    await recordAudit(trx, {
+      ...audit,
+      action: "visit.created",
+      details: { patient_id: patient.id, language: args.language, visit_date: visitDate },
+    });
     await recordAudit(trx, {
       ...audit,
       action: "visit.consent_recorded",
@@ -125,6 +141,7 @@ export function listVisits(
       language: row.language,
       status: row.status,
       consent_at: row.consent_at.toISOString(),
+      visit_date: isoDate(row.visit_date) ?? "",
       created_at: row.created_at.toISOString(),
       audio: visitAudio(row),
     }));
@@ -161,6 +178,7 @@ export function getVisit(args: OrgArgs & { visitId: string }): Promise<VisitDeta
       status: row.status,
       consent_at: row.consent_at.toISOString(),
       consent_by: row.consent_by,
+      visit_date: isoDate(row.visit_date) ?? "",
       created_at: row.created_at.toISOString(),
       failure: row.failure_code ? { code: row.failure_code, reason: row.failure_reason } : null,
       audio: visitAudio(row),
@@ -202,4 +220,12 @@ export async function deleteVisit(args: OrgArgs & { visitId: string; store: Blob
     return row;
   });
   await args.store.deletePrefix(visitPrefix(deleted.org_id, deleted.id));
+}
+
+/** A real calendar day from 1900 on (2024-02-30 is not one). */
+function isCalendarDay(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return value >= "1900-01-01" && date.toISOString().slice(0, 10) === value;
 }

@@ -1,0 +1,78 @@
+import { splitSentences } from "#app/services/notes/sentences.ts";
+import { GENERIC_WORDS as WEAK, words } from "../expand.ts";
+import { answerPhrases } from "../phrases.server.ts";
+import type { AnswerEngine, AnswerInput, AnswerOutput } from "./types.ts";
+
+// The embedded answerer (issue 12 "Answers", default): it picks the source sentences that best
+// match the question and joins them, each with its citation marker. It writes no word of its own
+// besides the translated "the records do not say" sentence, so every number, dose and drug name
+// of an answer is in a cited source.
+
+/** At most this many sentences in one answer. */
+const MAX_SENTENCES = 3;
+/** A sentence scoring under this share of the best one is left out. */
+const KEEP_RATIO = 0.5;
+
+/** Word stems good enough to match across inflections in three languages: the first five letters. */
+const stem = (w: string) => (w.length > 5 ? w.slice(0, 5) : w);
+/** A number with a unit: what a question about a dose or a level wants to read. */
+const AMOUNT = /\d+(?:[.,]\d+)? ?(?:mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)/i;
+
+interface Candidate {
+  passage: number;
+  text: string;
+  score: number;
+}
+
+function score(sentence: string, own: Set<string>, expanded: Set<string>): { score: number; strong: boolean } {
+  let total = 0;
+  let strong = false;
+  const seen = new Set<string>();
+  for (const w of words(sentence)) {
+    const s = stem(w);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    if (own.has(s)) {
+      total += WEAK.has(w) ? 0.3 : 1;
+      if (!WEAK.has(w) && w.length >= 3) strong = true;
+    } else if (expanded.has(s)) {
+      total += 0.8;
+      strong = true;
+    }
+  }
+  return { score: total, strong };
+}
+
+export function extractiveAnswer(input: AnswerInput): AnswerOutput {
+  const phrases = answerPhrases(input.language);
+  const own = new Set(input.query.terms.filter((t) => t.length > 1).map(stem));
+  const expanded = new Set(input.query.expansions.flatMap((p) => words(p)).map(stem));
+  const candidates: Candidate[] = [];
+  input.passages.forEach((passage, index) => {
+    for (const text of splitSentences(passage.text)) {
+      const { score: s, strong } = score(text, own, expanded);
+      // The ranking's order counts a little: between equal sentences the better passage wins.
+      const amount = input.query.wantsAmount && AMOUNT.test(text) ? 0.5 : 0;
+      if (strong) candidates.push({ passage: index, text, score: s + amount + 0.3 / (index + 1) });
+    }
+  });
+  if (candidates.length === 0) {
+    const answer = input.scope === "help" ? `${phrases.helpUnknown}\n${phrases.helpTry}` : phrases.notInRecords;
+    return { answer, usedFallback: false, unanswered: true };
+  }
+  candidates.sort((a, b) => b.score - a.score || a.passage - b.passage);
+  const best = candidates[0]?.score ?? 0;
+  const picked: Candidate[] = [];
+  for (const c of candidates) {
+    if (picked.length >= MAX_SENTENCES || c.score < best * KEEP_RATIO) break;
+    if (picked.some((p) => p.text.toLowerCase() === c.text.toLowerCase())) continue;
+    picked.push(c);
+  }
+  const line = (c: Candidate) => `${c.text} [${c.passage + 1}]`;
+  const answer = picked.length === 1 ? line(picked[0] as Candidate) : picked.map((c) => `- ${line(c)}`).join("\n");
+  return { answer, usedFallback: false, unanswered: false };
+}
+
+export function createExtractiveAnswerer(): AnswerEngine {
+  return { id: "extractive", answer: async (input) => extractiveAnswer(input) };
+}
