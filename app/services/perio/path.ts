@@ -34,8 +34,8 @@ function towardsMidline(tooth: number, step: number): boolean {
 }
 
 function siteOrder(surface: PathSegment["surface"], tooth: number, step: number): Site[] {
-  const [d, mid, m]: Site[] = surface === "facial" ? ["DB", "B", "MB"] : ["DL", "L", "ML"];
-  return towardsMidline(tooth, step) ? [d, mid, m] : [m, mid, d];
+  const order: Site[] = surface === "facial" ? ["DB", "B", "MB"] : ["DL", "L", "ML"];
+  return towardsMidline(tooth, step) ? order : order.reverse();
 }
 
 /** Every stop of the path, skipping missing teeth when a chart is given. */
