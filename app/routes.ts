@@ -49,6 +49,10 @@ export default [
   route("api/templates", "routes/resources/api-templates.ts"),
   route("api/templates/:id", "routes/resources/api-template.ts"),
   route("api/templates/:id/export", "routes/resources/api-template-export.ts"),
+  // Periodontal chart (issue 14; docs/api.md "Periodontal chart"): bearer token or session cookie, x-org-id.
+  route("api/patients/:id/perio-exams", "routes/resources/api-patient-perio-exams.ts"),
+  route("api/perio-exams/:id", "routes/resources/api-perio-exam.ts"),
+  route("api/perio-exams/:id/compare", "routes/resources/api-perio-exam-compare.ts"),
   // The organisation switcher and the bootstrap retry (plain form posts; the page reloads in the new org).
   route("_org", "routes/resources/switch-org.ts"),
   // Interface preferences (issue 11): sidebar collapsed, colour theme; plain form posts.

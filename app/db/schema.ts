@@ -19,6 +19,7 @@ export interface DB {
   note_templates: NoteTemplatesTable;
   notes: NotesTable;
   note_versions: NoteVersionsTable;
+  perio_exams: PerioExamsTable;
 }
 
 /** A column the database fills in on insert (default) and that may be set explicitly. */
@@ -300,4 +301,26 @@ export interface TranscriptionWindowCacheTable {
   /** A CachedWindow (app/services/speech/window-cache.ts), written as a JSON string. */
   result: ColumnType<unknown, string, never>;
   created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+// ---- 0019_perio_exams.sql (issue 14) ----
+
+export interface PerioExamsTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  patient_id: InsertOnly<string>;
+  /** `date` comes back as Date from pg; written as YYYY-MM-DD. */
+  exam_date: ColumnType<Date | string, string, string>;
+  version: Defaulted<number>;
+  /** PerioChartData (app/services/perio/model.ts). */
+  data: JsonColumn<unknown>;
+  risk: ColumnType<unknown, string | undefined, string>;
+  confirmed: ColumnType<unknown, string | null | undefined, string | null>;
+  confirmed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  confirmed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  copied_from: InsertOnly<string | null>;
+  created_by: InsertOnly<string | null>;
+  updated_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, never>;
 }
