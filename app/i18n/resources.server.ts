@@ -11,6 +11,7 @@ import enNotes from "../../locales/en/notes.json" with { type: "json" };
 import enOrg from "../../locales/en/org.json" with { type: "json" };
 import enOrgSettings from "../../locales/en/orgSettings.json" with { type: "json" };
 import enPatients from "../../locales/en/patients.json" with { type: "json" };
+import enPerio from "../../locales/en/perio.json" with { type: "json" };
 import enRecorder from "../../locales/en/recorder.json" with { type: "json" };
 import enTemplates from "../../locales/en/templates.json" with { type: "json" };
 import esApp from "../../locales/es/app.json" with { type: "json" };
@@ -25,6 +26,7 @@ import esNotes from "../../locales/es/notes.json" with { type: "json" };
 import esOrg from "../../locales/es/org.json" with { type: "json" };
 import esOrgSettings from "../../locales/es/orgSettings.json" with { type: "json" };
 import esPatients from "../../locales/es/patients.json" with { type: "json" };
+import esPerio from "../../locales/es/perio.json" with { type: "json" };
 import esRecorder from "../../locales/es/recorder.json" with { type: "json" };
 import esTemplates from "../../locales/es/templates.json" with { type: "json" };
 import frApp from "../../locales/fr/app.json" with { type: "json" };
@@ -39,6 +41,7 @@ import frNotes from "../../locales/fr/notes.json" with { type: "json" };
 import frOrg from "../../locales/fr/org.json" with { type: "json" };
 import frOrgSettings from "../../locales/fr/orgSettings.json" with { type: "json" };
 import frPatients from "../../locales/fr/patients.json" with { type: "json" };
+import frPerio from "../../locales/fr/perio.json" with { type: "json" };
 import frRecorder from "../../locales/fr/recorder.json" with { type: "json" };
 import frTemplates from "../../locales/fr/templates.json" with { type: "json" };
 
@@ -59,6 +62,7 @@ export const resources = {
     notes: enNotes,
     templates: enTemplates,
     patients: enPatients,
+    perio: enPerio,
   },
   fr: {
     common: frCommon,
@@ -75,6 +79,7 @@ export const resources = {
     notes: frNotes,
     templates: frTemplates,
     patients: frPatients,
+    perio: frPerio,
   },
   es: {
     common: esCommon,
@@ -91,5 +96,6 @@ export const resources = {
     notes: esNotes,
     templates: esTemplates,
     patients: esPatients,
+    perio: esPerio,
   },
 } satisfies Resource;
