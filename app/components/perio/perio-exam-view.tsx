@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { EmptyState, Section, Toolbar } from "#app/components/ui/page.tsx";
@@ -9,8 +9,9 @@ import type { PerioComparison, PerioExam, PerioExamListItem } from "#app/service
 import type { PathName } from "#app/services/perio/path.ts";
 import { summarize } from "#app/services/perio/summary.ts";
 import { type Numbering, toothLabel } from "#app/services/perio/teeth.ts";
-import { PerioGrid } from "./perio-grid.tsx";
+import { PerioGrid, type VoiceTarget } from "./perio-grid.tsx";
 import { ClassificationPanel, ComparePanel, SummaryPanel } from "./perio-panels.tsx";
+import { PerioVoicePanel } from "./perio-voice-panel.tsx";
 import { usePerioExam } from "./use-perio-exam.ts";
 
 const NUMBERING_KEY = "murmur.perio.numbering";
@@ -119,6 +120,7 @@ function OpenExam({
   const live = usePerioExam(exam, orgId);
   const [pathName, setPathName] = useState<PathName>("standard");
   const [comparison, setComparison] = useState<PerioComparison | null>(null);
+  const gridRef = useRef<VoiceTarget>(null);
   const summary = useMemo(() => summarize(live.chart), [live.chart]);
   const proposed = useMemo(() => classify(live.chart, live.risk), [live.chart, live.risk]);
   const warnings = useMemo(() => chartWarnings(live.chart), [live.chart]);
@@ -150,6 +152,7 @@ function OpenExam({
           </label>
           <p className="perio-voice-note">{t("chart.voice_languages")}</p>
         </Toolbar>
+        <PerioVoicePanel onCommand={(cmd) => gridRef.current?.command(cmd) ?? false} />
         {live.state === "conflict" ? <p role="alert">{t("errors.version_conflict")}</p> : null}
         {live.errorCode ? (
           <p role="alert" data-testid="perio-error">
@@ -163,6 +166,7 @@ function OpenExam({
           pathName={pathName}
           onEdit={live.edit}
           highlights={highlights}
+          voiceRef={gridRef}
         />
         {warnings.length > 0 ? (
           <ul className="perio-warnings" data-testid="perio-warnings">

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, type Ref, useImperativeHandle, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { PerioChange } from "#app/services/perio/changes.ts";
 import { getTooth, type PerioChartData, type SiteFlag } from "#app/services/perio/model.ts";
@@ -11,7 +11,8 @@ import {
   type PathStop,
   previousStop,
 } from "#app/services/perio/path.ts";
-import { type Numbering, type Site, toothLabel } from "#app/services/perio/teeth.ts";
+import { furcationSites, type Numbering, parseTooth, type Site, toothLabel } from "#app/services/perio/teeth.ts";
+import type { VoiceCommand } from "#app/services/perio/voice-grammar.ts";
 import { displaySites, LOWER_TEETH, pdBand, type Surface, UPPER_TEETH } from "./chart-layout.ts";
 import { PerioArchSvg } from "./perio-arch-svg.tsx";
 
@@ -22,6 +23,7 @@ import { PerioArchSvg } from "./perio-arch-svg.tsx";
 // Ctrl+Z undoes the last entry; arrows move the cursor.
 
 type Row = "pd" | "gm";
+export type VoiceTarget = { command(cmd: VoiceCommand): boolean };
 type Entry = { forward: PerioChange[]; inverse: PerioChange[]; cursor: PathStop; site: PathStop };
 const FLAG_KEYS: Record<string, SiteFlag> = { b: "bop", s: "suppuration", p: "plaque", c: "calculus" };
 
@@ -32,6 +34,7 @@ export function PerioGrid({
   pathName,
   onEdit,
   highlights,
+  voiceRef,
 }: {
   chart: PerioChartData;
   chartRef: { current: PerioChartData };
@@ -39,10 +42,18 @@ export function PerioGrid({
   pathName: PathName;
   onEdit: (changes: PerioChange[]) => boolean;
   highlights?: Map<string, "worse" | "better">;
+  /** Voice mode drives the same cursor and entries as the keyboard. */
+  voiceRef?: Ref<VoiceTarget>;
 }) {
   const { t } = useTranslation("perio");
   const path = useMemo(() => buildPath(PATHS[pathName], chart), [chart, pathName]);
-  const [cursor, setCursor] = useState<PathStop>(() => path[0] ?? { tooth: 1, site: "DB" });
+  const [cursor, setCursorState] = useState<PathStop>(() => path[0] ?? { tooth: 1, site: "DB" });
+  // Several values can arrive in one event (a spoken triplet): each moves from the latest cursor.
+  const cursorRef = useRef(cursor);
+  const setCursor = (stop: PathStop) => {
+    cursorRef.current = stop;
+    setCursorState(stop);
+  };
   const [row, setRow] = useState<Row>("pd");
   const [prefix, setPrefix] = useState<"" | "+" | "-">("");
   const history = useRef<Entry[]>([]);
@@ -56,17 +67,81 @@ export function PerioGrid({
       return { ...c, value };
     });
     if (!onEdit(forward)) return false;
-    history.current.push({ forward, inverse, cursor, site });
+    history.current.push({ forward, inverse, cursor: cursorRef.current, site });
     if (next) setCursor(next);
     return true;
   };
 
-  const enter = (value: number) => {
-    const field = row;
-    if (record([{ tooth: cursor.tooth, site: cursor.site, field, value }], cursor, nextStop(path, cursor))) {
-      setLastHeard(`${toothLabel(cursor.tooth, numbering)} ${t(`sites.${cursor.site}`)} ${t(`rows.${field}`)} ${value}`);
+  const enter = (value: number, field: Row = row) => {
+    const at = cursorRef.current;
+    if (record([{ tooth: at.tooth, site: at.site, field, value }], at, nextStop(path, at))) {
+      setLastHeard(`${toothLabel(at.tooth, numbering)} ${t(`sites.${at.site}`)} ${t(`rows.${field}`)} ${value}`);
+      return true;
     }
+    return false;
   };
+
+  const toggleFlag = (flag: SiteFlag) => {
+    const target = history.current.at(-1)?.site ?? cursorRef.current;
+    const on = !getTooth(chartRef.current, target.tooth).sites[target.site][flag];
+    record([{ tooth: target.tooth, site: target.site, field: flag, value: on }], target, null);
+  };
+
+  const undo = () => {
+    const last = history.current.pop();
+    if (last && onEdit([...last.inverse].reverse())) setCursor(last.cursor);
+  };
+
+  const markMissing = () => {
+    const at = cursorRef.current;
+    record([{ tooth: at.tooth, field: "missing", value: true }], at, nextToothStop(path, at));
+  };
+
+  useImperativeHandle(voiceRef, () => ({
+    command(cmd: VoiceCommand): boolean {
+      const at = cursorRef.current;
+      switch (cmd.kind) {
+        case "values":
+          return cmd.values.every((v) => enter(v));
+        case "flag":
+          toggleFlag(cmd.flag);
+          return true;
+        case "undo":
+          undo();
+          return true;
+        case "missing":
+          markMissing();
+          return true;
+        case "skip":
+        case "next_tooth":
+        case "back": {
+          const to =
+            cmd.kind === "skip" ? nextStop(path, at) : cmd.kind === "back" ? previousStop(path, at) : nextToothStop(path, at);
+          if (to) setCursor(to);
+          return to !== null;
+        }
+        case "tooth": {
+          const tooth = parseTooth(cmd.tooth, numbering);
+          const to = path.find((p) => p.tooth === tooth);
+          if (to) setCursor(to);
+          return to !== undefined;
+        }
+        case "mobility":
+          return record([{ tooth: at.tooth, field: "mobility", value: cmd.value }], at, null);
+        case "furcation": {
+          const sites = furcationSites(at.tooth);
+          const site = sites.includes(at.site) ? at.site : sites[0];
+          return site ? record([{ tooth: at.tooth, site, field: "furcation", value: cmd.value }], at, null) : false;
+        }
+        case "recession": {
+          const target = history.current.at(-1)?.site ?? at;
+          return record([{ tooth: target.tooth, site: target.site, field: "gm", value: cmd.value }], target, null);
+        }
+        default:
+          return false;
+      }
+    },
+  }));
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const key = e.key.toLowerCase();
@@ -85,23 +160,20 @@ export function PerioGrid({
     }
     if (key in FLAG_KEYS) {
       e.preventDefault();
-      const target = history.current.at(-1)?.site ?? cursor;
-      const flag = FLAG_KEYS[key] as SiteFlag;
-      const on = !getTooth(chartRef.current, target.tooth).sites[target.site][flag];
-      record([{ tooth: target.tooth, site: target.site, field: flag, value: on }], target, null);
+      toggleFlag(FLAG_KEYS[key] as SiteFlag);
       return;
     }
     if (key === "backspace" || (key === "z" && (e.ctrlKey || e.metaKey))) {
       e.preventDefault();
-      const last = history.current.pop();
-      if (last && onEdit([...last.inverse].reverse())) setCursor(last.cursor);
+      undo();
       return;
     }
+    const at = cursorRef.current;
     const move: Record<string, PathStop | null> = {
-      arrowright: nextStop(path, cursor),
-      " ": nextStop(path, cursor),
-      arrowleft: previousStop(path, cursor),
-      n: nextToothStop(path, cursor),
+      arrowright: nextStop(path, at),
+      " ": nextStop(path, at),
+      arrowleft: previousStop(path, at),
+      n: nextToothStop(path, at),
     };
     if (key in move) {
       e.preventDefault();
@@ -111,8 +183,7 @@ export function PerioGrid({
     }
     if (key === "x") {
       e.preventDefault();
-      const next = nextToothStop(path, cursor);
-      record([{ tooth: cursor.tooth, field: "missing", value: true }], cursor, next);
+      markMissing();
     }
   };
 
