@@ -83,5 +83,12 @@ test("the chart in French at 360 px: translated, the grid scrolls inside its car
   expect(overflow).toBeLessThanOrEqual(0);
   const grid = await page.getByTestId("perio-grid").evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
   expect(grid.scroll).toBeGreaterThan(grid.client);
+  // The patient copy prints alone, in plain French (what the "Imprimer (patient)" button sets up).
+  await page.evaluate(() => {
+    document.body.dataset.perioPrint = "patient";
+  });
+  await page.emulateMedia({ media: "print" });
+  await expect(page.locator(".perio-patient-copy")).toContainText("Votre bilan des gencives — Patiente Parodonte");
+  await expect(page.getByTestId("perio-grid")).toBeHidden();
   expect(errors).toEqual([]);
 });

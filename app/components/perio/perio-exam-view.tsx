@@ -11,6 +11,7 @@ import { summarize } from "#app/services/perio/summary.ts";
 import { type Numbering, toothLabel } from "#app/services/perio/teeth.ts";
 import { PerioGrid, type VoiceTarget } from "./perio-grid.tsx";
 import { ClassificationPanel, ComparePanel, SummaryPanel } from "./perio-panels.tsx";
+import { PatientCopy, PrintButtons } from "./perio-print.tsx";
 import { PerioVoicePanel } from "./perio-voice-panel.tsx";
 import { usePerioExam } from "./use-perio-exam.ts";
 
@@ -97,7 +98,13 @@ export function PerioExamView({ orgId, patient, exams, exam, defaultNumbering, t
         {error ? <p role="alert">{t(`errors.${error}`, { defaultValue: t("errors.save_failed") })}</p> : null}
       </Section>
       {exam ? (
-        <OpenExam orgId={orgId} exam={exam} others={exams.filter((e) => e.id !== exam.id)} numbering={numbering} />
+        <OpenExam
+          orgId={orgId}
+          patientName={patient.display_name}
+          exam={exam}
+          others={exams.filter((e) => e.id !== exam.id)}
+          numbering={numbering}
+        />
       ) : (
         <EmptyState title={t("exams.none")} />
       )}
@@ -107,11 +114,13 @@ export function PerioExamView({ orgId, patient, exams, exam, defaultNumbering, t
 
 function OpenExam({
   orgId,
+  patientName,
   exam,
   others,
   numbering,
 }: {
   orgId: string;
+  patientName: string;
   exam: PerioExam;
   others: PerioExamListItem[];
   numbering: Numbering;
@@ -131,28 +140,34 @@ function OpenExam({
     return m;
   }, [comparison]);
   return (
-    <>
+    <div className="perio-printable">
+      <PatientCopy patientName={patientName} date={exam.exam_date} summary={summary} />
       <Section
         title={t("chart.title", { date: exam.exam_date })}
         description={t("chart.gm_convention")}
         testId="perio-chart"
         actions={
-          <span className="perio-save" data-state={live.state} data-testid="perio-save-state" aria-live="polite">
-            {t(`save.${live.state}`)}
-          </span>
+          <>
+            <PrintButtons />
+            <span className="perio-save perio-no-print" data-state={live.state} data-testid="perio-save-state" aria-live="polite">
+              {t(`save.${live.state}`)}
+            </span>
+          </>
         }
       >
-        <Toolbar>
-          <label>
-            {t("chart.path")}
-            <select value={pathName} onChange={(e) => setPathName(e.target.value as PathName)}>
-              <option value="standard">{t("chart.path_standard")}</option>
-              <option value="lingual_first">{t("chart.path_lingual_first")}</option>
-            </select>
-          </label>
-          <p className="perio-voice-note">{t("chart.voice_languages")}</p>
-        </Toolbar>
-        <PerioVoicePanel onCommand={(cmd) => gridRef.current?.command(cmd) ?? false} />
+        <div className="perio-no-print">
+          <Toolbar>
+            <label>
+              {t("chart.path")}
+              <select value={pathName} onChange={(e) => setPathName(e.target.value as PathName)}>
+                <option value="standard">{t("chart.path_standard")}</option>
+                <option value="lingual_first">{t("chart.path_lingual_first")}</option>
+              </select>
+            </label>
+            <p className="perio-voice-note">{t("chart.voice_languages")}</p>
+          </Toolbar>
+          <PerioVoicePanel onCommand={(cmd) => gridRef.current?.command(cmd) ?? false} />
+        </div>
         {live.state === "conflict" ? <p role="alert">{t("errors.version_conflict")}</p> : null}
         {live.errorCode ? (
           <p role="alert" data-testid="perio-error">
@@ -178,7 +193,7 @@ function OpenExam({
           </ul>
         ) : null}
       </Section>
-      <div className="perio-panels">
+      <div className="perio-panels perio-clinic-only">
         <SummaryPanel summary={summary} />
         <ClassificationPanel
           proposed={proposed}
@@ -189,6 +204,6 @@ function OpenExam({
         />
         <ComparePanel examId={exam.id} orgId={orgId} others={others} numbering={numbering} onResult={setComparison} />
       </div>
-    </>
+    </div>
   );
 }
