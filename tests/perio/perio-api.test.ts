@@ -4,6 +4,7 @@ import { withActor } from "#app/db/actor.server.ts";
 import * as examsRoute from "#app/routes/resources/api-patient-perio-exams.ts";
 import * as examRoute from "#app/routes/resources/api-perio-exam.ts";
 import * as compareRoute from "#app/routes/resources/api-perio-exam-compare.ts";
+import * as pdfRoute from "#app/routes/resources/api-perio-exam-pdf.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, seedPatient, type VisitHarness, type Who } from "#tests/visits/harness.ts";
 
@@ -136,6 +137,16 @@ describeEachDatabase("periodontal exams API", (target) => {
       calDelta: 3,
       status: "worse",
     });
+    // The clinic and patient PDFs: real PDF bytes, refused to admins like the rest.
+    const pdf = await pdfRoute.loader({
+      request: new Request(`http://murmur.test/api/perio-exams/${after}/pdf?copy=patient&lang=fr&org_id=${h.a.orgId}`, {
+        headers: { authorization: `Bearer ${h.a.users.owner.token}` },
+      }),
+      context: h.context(),
+      params: { id: after },
+    } as never);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(Buffer.from(await pdf.arrayBuffer()).toString("latin1")).toMatch(/^%PDF-[\s\S]*bilan des gencives/);
     const foreign = (await list(patient)).body[0].id as string;
     const refused = await call(h, compareRoute, {
       method: "GET",

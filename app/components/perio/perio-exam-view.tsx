@@ -148,7 +148,7 @@ function OpenExam({
         testId="perio-chart"
         actions={
           <>
-            <PrintButtons />
+            <PrintButtons examId={exam.id} orgId={orgId} numbering={numbering} />
             <span className="perio-save perio-no-print" data-state={live.state} data-testid="perio-save-state" aria-live="polite">
               {t(`save.${live.state}`)}
             </span>

@@ -1,12 +1,17 @@
 import { useTranslation } from "react-i18next";
+import { useLocale } from "#app/i18n/use-locale.ts";
 import type { PerioSummary } from "#app/services/perio/summary.ts";
+import type { Numbering } from "#app/services/perio/teeth.ts";
 
 /**
  * Print (the browser's dialog also saves a PDF): the clinic copy is the whole chart with its summary
  * and classification; the patient copy is a plain-language page about their gums.
  */
-export function PrintButtons() {
+export function PrintButtons({ examId, orgId, numbering }: { examId: string; orgId: string; numbering: Numbering }) {
   const { t } = useTranslation("perio");
+  const lang = useLocale();
+  const pdf = (copy: "clinic" | "patient") =>
+    `/api/perio-exams/${examId}/pdf?${new URLSearchParams({ copy, lang, numbering, org_id: orgId })}`;
   const print = (copy: "clinic" | "patient") => {
     document.body.dataset.perioPrint = copy;
     window.print();
@@ -20,6 +25,12 @@ export function PrintButtons() {
       <button type="button" className="ui-button" data-variant="secondary" onClick={() => print("patient")}>
         {t("print.patient")}
       </button>
+      <a className="ui-button" data-variant="ghost" href={pdf("clinic")} data-testid="perio-pdf-clinic">
+        {t("print.pdf")} ({t("print.clinic")})
+      </a>
+      <a className="ui-button" data-variant="ghost" href={pdf("patient")}>
+        {t("print.pdf")} ({t("print.patient")})
+      </a>
     </span>
   );
 }
