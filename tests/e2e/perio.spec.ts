@@ -13,7 +13,9 @@ async function patientWithExam(page: Page, name: string): Promise<{ patientId: s
   return { patientId: id };
 }
 
-test("keyboard entry of a quadrant auto-advances, marks bleeding, undoes and autosaves", async ({ page }) => {
+test("keyboard entry of a quadrant auto-advances, marks bleeding, undoes, autosaves; comparison flags a worse site", async ({
+  page,
+}) => {
   const errors = collectPageErrors(page);
   await signUpAndConfirm(page, uniqueEmail("perio"));
   const { patientId } = await patientWithExam(page, "Perio Keyboard");
@@ -58,6 +60,17 @@ test("keyboard entry of a quadrant auto-advances, marks bleeding, undoes and aut
   await expect(page.getByTestId("cell-8-MB-pd")).toHaveText("4");
   await expect(page.getByTestId("cell-3-MB-pd")).toHaveText("11");
   await expect(page.getByTestId("cell-1-B-pd")).toHaveAttribute("data-bop", "true");
+
+  // A second exam copied forward, one deeper pocket, compared with the first: the site is flagged worse.
+  await page.getByTestId("perio-new-exam").click();
+  await expect(page.getByTestId("perio-exams").getByRole("link")).toHaveCount(2);
+  await waitForHydration(page);
+  await page.getByTestId("perio-grid").focus();
+  await page.keyboard.press("6");
+  await expect(page.getByTestId("perio-save-state")).toHaveText("Saved");
+  await page.getByTestId("perio-compare-select").selectOption({ index: 1 });
+  await expect(page.getByTestId("perio-compare-counts")).toContainText("1 sites worse by ≥ 2 mm");
+  await expect(page.getByTestId("cell-1-DB-pd")).toHaveAttribute("data-change", "worse");
   expect(errors).toEqual([]);
 });
 
