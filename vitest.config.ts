@@ -18,6 +18,7 @@ export default defineConfig({
       "tests/visits/**/*.test.ts",
       "tests/notes/**/*.test.ts",
       "tests/rag/**/*.test.ts",
+      "tests/perio/**/*.test.ts",
       "tests/server/**/*.test.ts",
       "app/**/*.test.ts",
     ],

@@ -53,6 +53,13 @@ export default [
   route("api/rag/ask", "routes/resources/api-rag-ask.ts"),
   route("api/rag/search", "routes/resources/api-rag-search.ts"),
   route("api/rag/source", "routes/resources/api-rag-source.ts"),
+  // Periodontal chart (issue 14; docs/api.md "Periodontal chart"): bearer token or session cookie, x-org-id.
+  route("api/patients/:id/perio-exams", "routes/resources/api-patient-perio-exams.ts"),
+  route("api/perio-exams/:id", "routes/resources/api-perio-exam.ts"),
+  route("api/perio-exams/:id/compare", "routes/resources/api-perio-exam-compare.ts"),
+  route("api/perio-exams/:id/pdf", "routes/resources/api-perio-exam-pdf.ts"),
+  // The voice chart's acoustic models (ADR 0014), public static data for the in-browser recogniser.
+  route("perio-voice/model/:model/:file", "routes/resources/perio-voice-model.ts"),
   // The organisation switcher and the bootstrap retry (plain form posts; the page reloads in the new org).
   route("_org", "routes/resources/switch-org.ts"),
   // Interface preferences (issue 11): sidebar collapsed, colour theme; plain form posts.

@@ -16,9 +16,15 @@ export function securityHeaders(options: { development: boolean; sentryDsn?: str
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
+        // 'wasm-unsafe-eval' lets the periodontal chart compile its speech recogniser (WebAssembly,
+        // ADR 0014); it allows no JavaScript eval.
         scriptSrc: options.development
-          ? ["'self'", "'unsafe-inline'"]
-          : ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: { nonce: string } }).locals.nonce}'`],
+          ? ["'self'", "'unsafe-inline'", "'wasm-unsafe-eval'"]
+          : [
+              "'self'",
+              "'wasm-unsafe-eval'",
+              (_req, res) => `'nonce-${(res as unknown as { locals: { nonce: string } }).locals.nonce}'`,
+            ],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
         mediaSrc: ["'self'", "blob:"],

@@ -21,6 +21,7 @@ export interface DB {
   note_versions: NoteVersionsTable;
   record_chunks: RecordChunksTable;
   help: HelpTable;
+  perio_exams: PerioExamsTable;
 }
 
 /** A column the database fills in on insert (default) and that may be set explicitly. */
@@ -344,5 +345,27 @@ export interface HelpTable {
   language: VisitLanguage;
   title: string;
   body: string;
+  updated_at: ColumnType<Date, never, never>;
+}
+
+// ---- 0019_perio_exams.sql (issue 14) ----
+
+export interface PerioExamsTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  patient_id: InsertOnly<string>;
+  /** `date` comes back as Date from pg; written as YYYY-MM-DD. */
+  exam_date: ColumnType<Date | string, string, string>;
+  version: Defaulted<number>;
+  /** PerioChartData (app/services/perio/model.ts). */
+  data: JsonColumn<unknown>;
+  risk: ColumnType<unknown, string | undefined, string>;
+  confirmed: ColumnType<unknown, string | null | undefined, string | null>;
+  confirmed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  confirmed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  copied_from: InsertOnly<string | null>;
+  created_by: InsertOnly<string | null>;
+  updated_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, never>;
 }

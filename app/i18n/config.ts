@@ -20,6 +20,7 @@ export const NAMESPACES = [
   "patients",
   "ui",
   "rag",
+  "perio",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

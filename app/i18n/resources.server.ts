@@ -11,6 +11,7 @@ import enNotes from "../../locales/en/notes.json" with { type: "json" };
 import enOrg from "../../locales/en/org.json" with { type: "json" };
 import enOrgSettings from "../../locales/en/orgSettings.json" with { type: "json" };
 import enPatients from "../../locales/en/patients.json" with { type: "json" };
+import enPerio from "../../locales/en/perio.json" with { type: "json" };
 import enRag from "../../locales/en/rag.json" with { type: "json" };
 import enRecorder from "../../locales/en/recorder.json" with { type: "json" };
 import enTemplates from "../../locales/en/templates.json" with { type: "json" };
@@ -27,6 +28,7 @@ import esNotes from "../../locales/es/notes.json" with { type: "json" };
 import esOrg from "../../locales/es/org.json" with { type: "json" };
 import esOrgSettings from "../../locales/es/orgSettings.json" with { type: "json" };
 import esPatients from "../../locales/es/patients.json" with { type: "json" };
+import esPerio from "../../locales/es/perio.json" with { type: "json" };
 import esRag from "../../locales/es/rag.json" with { type: "json" };
 import esRecorder from "../../locales/es/recorder.json" with { type: "json" };
 import esTemplates from "../../locales/es/templates.json" with { type: "json" };
@@ -43,6 +45,7 @@ import frNotes from "../../locales/fr/notes.json" with { type: "json" };
 import frOrg from "../../locales/fr/org.json" with { type: "json" };
 import frOrgSettings from "../../locales/fr/orgSettings.json" with { type: "json" };
 import frPatients from "../../locales/fr/patients.json" with { type: "json" };
+import frPerio from "../../locales/fr/perio.json" with { type: "json" };
 import frRag from "../../locales/fr/rag.json" with { type: "json" };
 import frRecorder from "../../locales/fr/recorder.json" with { type: "json" };
 import frTemplates from "../../locales/fr/templates.json" with { type: "json" };
@@ -67,6 +70,7 @@ export const resources = {
     patients: enPatients,
     ui: enUi,
     rag: enRag,
+    perio: enPerio,
   },
   fr: {
     common: frCommon,
@@ -85,6 +89,7 @@ export const resources = {
     patients: frPatients,
     ui: frUi,
     rag: frRag,
+    perio: frPerio,
   },
   es: {
     common: esCommon,
@@ -103,5 +108,6 @@ export const resources = {
     patients: esPatients,
     ui: esUi,
     rag: esRag,
+    perio: esPerio,
   },
 } satisfies Resource;

@@ -1,6 +1,9 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import * as patientPerioRoute from "#app/routes/resources/api-patient-perio-exams.ts";
 import * as patientsRoute from "#app/routes/resources/api-patients.ts";
+import * as perioRoute from "#app/routes/resources/api-perio-exam.ts";
+import * as perioCompareRoute from "#app/routes/resources/api-perio-exam-compare.ts";
 import * as visitRoute from "#app/routes/resources/api-visit.ts";
 import * as audioRoute from "#app/routes/resources/api-visit-audio.ts";
 import * as chunkRoute from "#app/routes/resources/api-visit-audio-chunk.ts";
@@ -34,6 +37,8 @@ interface World {
   visitId: string;
   /** A visit with chunk 0 stored, ready to finish. */
   recordingId: string;
+  /** A periodontal exam of the patient (issue 14), at version 1. */
+  examId: string;
 }
 
 interface Case {
@@ -138,6 +143,49 @@ const CASES: Case[] = [
     json: () => ({ text: "Patient reports a toothache." }),
     ok: 201,
   },
+  // Issue 14: the periodontal chart (owners, clinicians and staff, like patients and visits).
+  {
+    name: "GET /api/patients/:id/perio-exams",
+    module: patientPerioRoute,
+    method: "GET",
+    path: (w) => `/api/patients/${w.patientId}/perio-exams`,
+    params: (w) => ({ id: w.patientId }),
+    ok: 200,
+  },
+  {
+    name: "POST /api/patients/:id/perio-exams",
+    module: patientPerioRoute,
+    method: "POST",
+    path: (w) => `/api/patients/${w.patientId}/perio-exams`,
+    params: (w) => ({ id: w.patientId }),
+    json: () => ({ copy_from: "latest" }),
+    ok: 201,
+  },
+  {
+    name: "GET /api/perio-exams/:id",
+    module: perioRoute,
+    method: "GET",
+    path: (w) => `/api/perio-exams/${w.examId}`,
+    params: (w) => ({ id: w.examId }),
+    ok: 200,
+  },
+  {
+    name: "PATCH /api/perio-exams/:id",
+    module: perioRoute,
+    method: "PATCH",
+    path: (w) => `/api/perio-exams/${w.examId}`,
+    params: (w) => ({ id: w.examId }),
+    json: () => ({ version: 1, changes: [{ tooth: 3, site: "MB", field: "pd", value: 4 }] }),
+    ok: 200,
+  },
+  {
+    name: "GET /api/perio-exams/:id/compare",
+    module: perioCompareRoute,
+    method: "GET",
+    path: (w) => `/api/perio-exams/${w.examId}/compare?with=${w.examId}`,
+    params: (w) => ({ id: w.examId }),
+    ok: 200,
+  },
 ];
 
 function expected(ok: number, who: Who): number {
@@ -170,7 +218,10 @@ describeEachDatabase("patients and visits API isolation", (target) => {
       body: first,
       headers: { "x-chunk-sha256": sha256(first as Uint8Array) },
     });
-    return { patientId, visitId, recordingId };
+    const { rows } = await sql<{ id: string }>`
+      insert into public.perio_exams (org_id, patient_id, exam_date, data)
+      values (${h.a.orgId}, ${patientId}, '2026-01-05', '{"teeth":{}}') returning id`.execute(h.db.kysely);
+    return { patientId, visitId, recordingId, examId: rows[0]?.id ?? "" };
   }
 
   for (const c of CASES) {
@@ -215,7 +266,9 @@ describeEachDatabase("patients and visits API isolation", (target) => {
 
   it("B's owner never sees A's patients or visits in lists, nor by id in their own organisation", async () => {
     const w = await world();
-    for (const c of CASES.filter((k) => k.path(w).includes(w.visitId) || k.path(w).includes(w.recordingId))) {
+    for (const c of CASES.filter(
+      (k) => k.path(w).includes(w.visitId) || k.path(w).includes(w.recordingId) || k.path(w).includes(w.examId),
+    )) {
       const res = await call(h, c.module, {
         method: c.method,
         path: c.path(w),
@@ -228,7 +281,7 @@ describeEachDatabase("patients and visits API isolation", (target) => {
       expect({ route: c.name, status: res.status, code: res.body?.code }).toEqual({
         route: c.name,
         status: 404,
-        code: "visit_not_found",
+        code: c.path(w).includes(w.examId) ? "perio_exam_not_found" : "visit_not_found",
       });
     }
     const patients = await call(h, patientsRoute, { method: "GET", path: "/api/patients", as: "outsider" });

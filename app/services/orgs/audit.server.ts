@@ -39,6 +39,10 @@ export const ORG_AUDIT_ACTIONS = [
   "note.generate",
   "note.sign",
   "note.amend",
+  // Issue 14 periodontal chart: ids, versions and counts only, never a measurement.
+  "perio_exam.created",
+  "perio_exam.updated",
+  "perio_exam.classified",
 ] as const;
 export type OrgAuditAction = (typeof ORG_AUDIT_ACTIONS)[number];
 
@@ -53,7 +57,7 @@ export async function recordAudit(
     orgId: string;
     actorId: string;
     action: OrgAuditAction;
-    entity: "organization" | "member" | "invitation" | "patient" | "visit" | "template" | "note";
+    entity: "organization" | "member" | "invitation" | "patient" | "visit" | "template" | "note" | "perio_exam";
     entityId: string;
     details?: Record<string, unknown>;
     meta?: RequestMeta;

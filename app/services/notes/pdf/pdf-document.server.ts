@@ -27,7 +27,7 @@ export interface PdfNote {
 
 const require = createRequire(import.meta.url);
 let fonts: { regular: Buffer; bold: Buffer } | undefined;
-function loadFonts() {
+export function loadFonts(): { regular: Buffer; bold: Buffer } {
   fonts ??= {
     regular: readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf")),
     bold: readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf")),
