@@ -45,6 +45,8 @@ export default [
   route("api/notes/:id/sign", "routes/resources/api-note-sign.ts"),
   route("api/notes/:id/amendments", "routes/resources/api-note-amendments.ts"),
   route("api/notes/:id/pdf", "routes/resources/api-note-pdf.ts"),
+  // Clinical coding (issue 13; docs/api.md "Coding").
+  route("api/codes/search", "routes/resources/api-codes-search.ts"),
   // Note templates (issue 6 "Templates"; docs/api.md): built-ins are `builtin:<slug>`.
   route("api/templates", "routes/resources/api-templates.ts"),
   route("api/templates/:id", "routes/resources/api-template.ts"),
