@@ -59,11 +59,39 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   ocd: "obsessive-compulsive disorder",
 };
 
+/** Lay and clinical words that ICD-10-CM titles say differently. */
+export const SYNONYMS: Readonly<Record<string, string>> = {
+  cancer: "malignant neoplasm",
+  carcinoma: "malignant neoplasm carcinoma",
+  adenocarcinoma: "malignant neoplasm adenocarcinoma",
+  malignancy: "malignant neoplasm",
+  tumor: "neoplasm tumor",
+  tumour: "neoplasm tumor",
+  metastasis: "secondary malignant neoplasm",
+  metastases: "secondary malignant neoplasm",
+  metastatic: "secondary malignant neoplasm",
+  stroke: "cerebral infarction",
+  diabetic: "diabetes mellitus",
+  hypertensive: "hypertension",
+  asthmatic: "asthma",
+  renal: "renal kidney",
+  kidney: "kidney renal",
+  tachycardia: "tachycardia",
+  febrile: "fever",
+  anemic: "anemia",
+  anaemia: "anemia",
+  haematuria: "hematuria",
+  oedema: "edema",
+  diarrhoea: "diarrhea",
+  oesophageal: "esophageal",
+  tumoral: "neoplasm",
+};
+
 /** Abbreviations written in capitals or lower case, as whole words (ALL only in capitals: "all" is a word). */
 export function expandAbbreviation(raw: string): string | undefined {
   const lower = raw.toLowerCase();
   if (lower === "all" || lower === "ms" || lower === "pe" || lower === "cp" || lower === "af" || lower === "ra") {
     return raw === raw.toUpperCase() ? ABBREVIATIONS[lower] : undefined;
   }
-  return ABBREVIATIONS[lower];
+  return ABBREVIATIONS[lower] ?? SYNONYMS[lower];
 }

@@ -2,7 +2,7 @@
 // normalisation (lower case, no accents), one light English stemmer, one stop-word list.
 
 const STOP = new Set(
-  "a an and are as at be by for from in into is it of on or other than the to with without unspecified specified not elsewhere classified nec nos due type site".split(
+  "a an and are as at be by for from in into is it of on or other than the to with without unspecified specified not elsewhere classified nec nos due site".split(
     " ",
   ),
 );
