@@ -47,6 +47,7 @@ export default [
   route("api/notes/:id/pdf", "routes/resources/api-note-pdf.ts"),
   // Clinical coding (issue 13; docs/api.md "Coding").
   route("api/codes/search", "routes/resources/api-codes-search.ts"),
+  route("api/coding/suggest", "routes/resources/api-coding-suggest.ts"),
   // Note templates (issue 6 "Templates"; docs/api.md): built-ins are `builtin:<slug>`.
   route("api/templates", "routes/resources/api-templates.ts"),
   route("api/templates/:id", "routes/resources/api-template.ts"),

@@ -123,9 +123,9 @@ function buildIcd10cm() {
     .slice(1)
     .map(([chapter, title]) => [Number(chapter), title] as const);
   const billable = new Set(codes.map(([c]) => c));
-  const neoplasm = parseNeoplasmTable(
-    readFileSync(join(dir, "index_xml/icd10cm-neoplasm-April-1-2026-XML.xml"), "utf8"),
-  ).map(([site, cells]) => [site, cells.map((c) => (billable.has(c) ? c : c ? `${c}-` : ""))] as const);
+  const neoplasm = parseNeoplasmTable(readFileSync(join(dir, "index_xml/icd10cm-neoplasm-April-1-2026-XML.xml"), "utf8")).map(
+    ([site, cells]) => [site, cells.map((c) => (billable.has(c) ? c : c ? `${c}-` : ""))] as const,
+  );
   return {
     system: "icd10cm",
     version: "FY2026",

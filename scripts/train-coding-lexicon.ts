@@ -8,9 +8,9 @@
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { loadCodiEsp } from "#bench/coding/data.ts";
 import { icd10cmTable } from "#app/services/coding/codes/registry.server.ts";
 import { phrasesOf } from "#app/services/coding/engines/embedded/phrases.ts";
+import { loadCodiEsp } from "#bench/coding/data.ts";
 
 const MIN_DOCS = 2;
 const MIN_CO = 2;
@@ -32,7 +32,10 @@ for (const doc of docs) {
   for (const phrase of new Set(phrasesOf(doc.text))) {
     df.set(phrase, (df.get(phrase) ?? 0) + 1);
     let m = co.get(phrase);
-    if (!m) co.set(phrase, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      co.set(phrase, m);
+    }
     for (const c of gold) m.set(c, (m.get(c) ?? 0) + 1);
   }
 }
@@ -52,6 +55,8 @@ lexicon.sort((a, b) => (a[0] < b[0] ? -1 : 1));
 const out = join(resolve(import.meta.dirname, ".."), "app/services/coding/data/codiesp-lexicon.json.gz");
 writeFileSync(
   out,
-  gzipSync(JSON.stringify({ source: "CodiEsp train (CC BY 4.0), see NOTICE", documents: docs.length, minP: MIN_P, lexicon }), { level: 9 }),
+  gzipSync(JSON.stringify({ source: "CodiEsp train (CC BY 4.0), see NOTICE", documents: docs.length, minP: MIN_P, lexicon }), {
+    level: 9,
+  }),
 );
 console.log(`${lexicon.length} phrases from ${docs.length} training documents → ${out}`);

@@ -7,7 +7,9 @@ import type { CodiEspDoc } from "./data.ts";
  * anywhere in the document (ties: shorter titles first); top 30.
  */
 export function titleOverlapBaseline(table: CodeTable): (doc: CodiEspDoc) => string[] {
-  const titles = table.entries.filter((e) => e.billable).map((e) => ({ code: e.code, ws: [...new Set(words(e.title).filter((w) => !isStopWord(w)))] }));
+  const titles = table.entries
+    .filter((e) => e.billable)
+    .map((e) => ({ code: e.code, ws: [...new Set(words(e.title).filter((w) => !isStopWord(w)))] }));
   return (doc) => {
     const present = new Set(words(doc.text));
     const scored: Array<[string, number]> = [];

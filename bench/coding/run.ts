@@ -20,7 +20,15 @@ const table = icd10cmTable();
 type System = (doc: CodiEspDoc) => string[];
 
 function evaluate(name: string, system: System) {
-  const rows = { map: [] as number[], p5: [] as number[], r15: [] as number[], cmap: [] as number[], cp5: [] as number[], cr15: [] as number[], ms: [] as number[] };
+  const rows = {
+    map: [] as number[],
+    p5: [] as number[],
+    r15: [] as number[],
+    cmap: [] as number[],
+    cp5: [] as number[],
+    cr15: [] as number[],
+    ms: [] as number[],
+  };
   for (const doc of docs) {
     const started = performance.now();
     const ranked = system(doc).map((c) => c.replace(".", ""));
@@ -54,7 +62,9 @@ const run = (e: typeof engine) => (doc: CodiEspDoc) =>
 // Warm-up: the first call builds the index (once per process), not part of per-document time.
 run(engine)(docs[0]!);
 
-console.log(`CodiEsp ${holdout > 0 ? `train hold-out (last ${holdout})` : split}: ${docs.length} documents, ${docs.reduce((n, d) => n + d.gold.length, 0)} gold codes\n`);
+console.log(
+  `CodiEsp ${holdout > 0 ? `train hold-out (last ${holdout})` : split}: ${docs.length} documents, ${docs.reduce((n, d) => n + d.gold.length, 0)} gold codes\n`,
+);
 console.log("| system | MAP | P@5 | R@15 | cat. MAP | cat. P@5 | cat. R@15 | ms p50 | ms p95 |");
 console.log("|---|---|---|---|---|---|---|---|---|");
 console.log(evaluate("title-word overlap baseline", titleOverlapBaseline(table)));

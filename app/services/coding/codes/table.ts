@@ -57,7 +57,10 @@ export class CodeTable {
       this.titleWordCount[i] = ws.size;
       for (const w of ws) {
         let list = this.postings.get(w);
-        if (!list) this.postings.set(w, (list = []));
+        if (!list) {
+          list = [];
+          this.postings.set(w, list);
+        }
         list.push(i);
       }
     });

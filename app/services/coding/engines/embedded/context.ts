@@ -8,9 +8,18 @@ import type { Token } from "../../text.ts";
 export type Assertion = "present" | "negated" | "uncertain" | "history" | "family";
 
 const PRE: Array<[RegExp, Assertion]> = [
-  [/\b(?:no|not|denies|denied|deny|without|negative for|free of|absence of|absent|ruled out|excluded|nor|never had)\b/gi, "negated"],
-  [/\b(?:rule out|r\/o|possible|possibly|probable|probably|suspected|suspicion of|suspect|likely|questionable|cannot be excluded|differential diagnosis|versus|vs\.?|compatible with|suggestive of|consistent with|concern for|worrisome for)\b/gi, "uncertain"],
-  [/\b(?:history of|h\/o|hx of|past medical history|pmh|previous|previously|prior|formerly|status post|s\/p|resolved)\b/gi, "history"],
+  [
+    /\b(?:no|not|denies|denied|deny|without|negative for|free of|absence of|absent|ruled out|excluded|nor|never had)\b/gi,
+    "negated",
+  ],
+  [
+    /\b(?:rule out|r\/o|possible|possibly|probable|probably|suspected|suspicion of|suspect|likely|questionable|cannot be excluded|differential diagnosis|versus|vs\.?|compatible with|suggestive of|consistent with|concern for|worrisome for)\b/gi,
+    "uncertain",
+  ],
+  [
+    /\b(?:history of|h\/o|hx of|past medical history|pmh|previous|previously|prior|formerly|status post|s\/p|resolved)\b/gi,
+    "history",
+  ],
   [/\b(?:family history|mother|father|brother|sister|sibling|parents?|grandmother|grandfather|aunt|uncle)\b/gi, "family"],
 ];
 const POST: Array<[RegExp, Assertion]> = [

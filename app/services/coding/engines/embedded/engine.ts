@@ -1,10 +1,10 @@
 import { expandAbbreviation } from "../../abbreviations.ts";
 import type { CodeTable } from "../../codes/table.ts";
-import type { Evidence, EvidenceSource, MissingDetail, Suggestion, SuggestInput, SuggestionEngine } from "../../model.ts";
+import type { Evidence, EvidenceSource, MissingDetail, SuggestInput, Suggestion, SuggestionEngine } from "../../model.ts";
 import { stem, type Token, tokenize } from "../../text.ts";
 import { type Assertion, assertionOf, scopes } from "./context.ts";
-import { excludes1, historyCode } from "./rules.ts";
 import { phraseSpans } from "./phrases.ts";
+import { excludes1, historyCode } from "./rules.ts";
 import type { Term, TitleIndex } from "./title-index.ts";
 
 // The embedded engine (default, offline, deterministic): title and learned-phrase matching per
@@ -70,7 +70,10 @@ export function createEmbeddedEngine(
     const positions = new Map<string, number[]>();
     tokens.forEach((t, i) => {
       let p = positions.get(t.word);
-      if (!p) positions.set(t.word, (p = []));
+      if (!p) {
+        p = [];
+        positions.set(t.word, p);
+      }
       p.push(i);
     });
     const counts = new Map<number, number>();
@@ -99,7 +102,10 @@ export function createEmbeddedEngine(
     const sets = found.map((f) => new Set(f.tokenIdx));
     const kept = found.filter((f, i) => {
       const mine = sets[i]!;
-      return !found.some((g, j) => j !== i && g.term.group !== f.term.group && sets[j]!.size > mine.size && [...mine].every((x) => sets[j]!.has(x)));
+      return !found.some(
+        (g, j) =>
+          j !== i && g.term.group !== f.term.group && sets[j]!.size > mine.size && [...mine].every((x) => sets[j]!.has(x)),
+      );
     });
     const sentenceWords = new Set(tokens.map((t) => t.word));
     const seenGroups = new Set<string>();
@@ -107,7 +113,9 @@ export function createEmbeddedEngine(
     for (const f of kept) {
       if (seenGroups.has(f.term.group)) continue;
       seenGroups.add(f.term.group);
-      const { term, missing } = f.term.group.startsWith("L|") ? { term: f.term, missing: [] } : chooseVariant(f.term.group, sentenceWords, index);
+      const { term, missing } = f.term.group.startsWith("L|")
+        ? { term: f.term, missing: [] }
+        : chooseVariant(f.term.group, sentenceWords, index);
       const matchedTokens = f.tokenIdx.map((i) => tokens[i]!);
       const start = Math.min(...matchedTokens.map((t) => t.start));
       const end = Math.max(...matchedTokens.map((t) => t.end));
@@ -151,7 +159,9 @@ export function createEmbeddedEngine(
     const out: Suggestion[] = ranked.map(([key, e]) => {
       const entry = table.get(key)!;
       const first = e.mentions[0]!;
-      const missing = [...new Set(e.mentions.flatMap((m) => m.missing))].filter((d) => e.mentions.every((m) => m.missing.includes(d)));
+      const missing = [...new Set(e.mentions.flatMap((m) => m.missing))].filter((d) =>
+        e.mentions.every((m) => m.missing.includes(d)),
+      );
       const quotes = e.mentions.slice(0, 3).map((m) => `'${m.evidence.quote}'`);
       const reason =
         e.note === "history"
@@ -159,7 +169,11 @@ export function createEmbeddedEngine(
           : e.note === "family"
             ? `family history of ${quotes[0]} → ${entry.code}`
             : `${quotes.join(" + ")} → ${entry.code} (${first.matched})`;
-      const details = missing.map((d) => (d === "laterality" ? "laterality not documented: unspecified side coded" : "episode of care not documented: initial encounter assumed"));
+      const details = missing.map((d) =>
+        d === "laterality"
+          ? "laterality not documented: unspecified side coded"
+          : "episode of care not documented: initial encounter assumed",
+      );
       return {
         system: "icd10cm",
         code: entry.code,
@@ -204,7 +218,14 @@ function chooseVariant(group: string, words: Set<string>, index: TitleIndex): { 
   let variants = (index.groups.get(group) ?? []).map((id) => index.terms[id]!);
   const missing: MissingDetail[] = [];
   if (variants.some((v) => v.laterality)) {
-    const side = words.has("bilateral") || words.has("both") ? "bilateral" : words.has("right") ? "right" : words.has("left") ? "left" : null;
+    const side =
+      words.has("bilateral") || words.has("both")
+        ? "bilateral"
+        : words.has("right")
+          ? "right"
+          : words.has("left")
+            ? "left"
+            : null;
     const withSide = variants.filter((v) => v.laterality === side);
     if (side && withSide.length > 0) variants = withSide;
     else {
@@ -214,12 +235,20 @@ function chooseVariant(group: string, words: Set<string>, index: TitleIndex): { 
     }
   }
   if (variants.some((v) => v.episode)) {
-    const stated = words.has("sequela") ? "sequela" : words.has("subsequent") || words.has("follow") ? "subsequent" : words.has("initial") ? "initial" : null;
+    const stated = words.has("sequela")
+      ? "sequela"
+      : words.has("subsequent") || words.has("follow")
+        ? "subsequent"
+        : words.has("initial")
+          ? "initial"
+          : null;
     const match = variants.filter((v) => v.episode === (stated ?? "initial"));
     if (match.length > 0) variants = match;
     if (!stated) missing.push("episode_of_care");
   }
   // The shortest code among what is left: the least specific remaining variant ("unspecified").
-  const term = [...variants].sort((a, b) => a.fallback - b.fallback || a.key.length - b.key.length || (a.key < b.key ? -1 : 1))[0]!;
+  const term = [...variants].sort(
+    (a, b) => a.fallback - b.fallback || a.key.length - b.key.length || (a.key < b.key ? -1 : 1),
+  )[0]!;
   return { term, missing };
 }

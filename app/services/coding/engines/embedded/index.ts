@@ -13,7 +13,12 @@ export function embeddedEngine(options: EmbeddedEngineOptions & { learnedWeight?
   titleIndex ??= buildTitleIndex(table);
   if (options.withLexicon === false) return createEmbeddedEngine(table, titleIndex, options);
   if (options.learnedWeight !== undefined) {
-    return createEmbeddedEngine(table, titleIndex, options, learnedTerms(readCodeSetFile<LexiconFile>("codiesp-lexicon.json.gz"), table, options.learnedWeight));
+    return createEmbeddedEngine(
+      table,
+      titleIndex,
+      options,
+      learnedTerms(readCodeSetFile<LexiconFile>("codiesp-lexicon.json.gz"), table, options.learnedWeight),
+    );
   }
   learned ??= learnedTerms(readCodeSetFile<LexiconFile>("codiesp-lexicon.json.gz"), table);
   return createEmbeddedEngine(table, titleIndex, options, learned);

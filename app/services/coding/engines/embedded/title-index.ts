@@ -9,7 +9,19 @@ export const LATERALITY = new Set(["right", "left", "bilateral"]);
 export const EPISODE = new Set(["initial", "subsequent", "sequela", "encounter"]);
 // Words of titles that describe the default case: a text never says them, so they are not required.
 const DEFAULT_WORDS = new Set(
-  ["unspecified", "without", "complication", "nos", "other", "mention", "elsewhere", "classified", "routine", "healing", "closed"].map(stem),
+  [
+    "unspecified",
+    "without",
+    "complication",
+    "nos",
+    "other",
+    "mention",
+    "elsewhere",
+    "classified",
+    "routine",
+    "healing",
+    "closed",
+  ].map(stem),
 );
 
 export interface Term {
@@ -34,7 +46,9 @@ export interface TitleIndex {
 
 function requiredWords(title: string): string[] {
   // "(acute)" is a nonessential modifier; "right ear", "unspecified eye" are laterality, not a required site word.
-  const core = title.replace(/\([^)]*\)/g, " ").replace(/\b(right|left|bilateral|unspecified) (?:ears?|eyes?|side|sides)\b/gi, "$1");
+  const core = title
+    .replace(/\([^)]*\)/g, " ")
+    .replace(/\b(right|left|bilateral|unspecified) (?:ears?|eyes?|side|sides)\b/gi, "$1");
   const ws = words(core).filter((w) => !isStopWord(w) && !LATERALITY.has(w) && !EPISODE.has(w));
   let req = ws.filter((w) => !DEFAULT_WORDS.has(w));
   if (req.length === 0) req = ws;
@@ -55,7 +69,13 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
   billable.forEach((e, i) => {
     const required = reqs[i]!;
     const lower = ` ${e.title.toLowerCase()} `;
-    const laterality = /\bbilateral\b/.test(lower) ? "bilateral" : /\bright\b/.test(lower) ? "right" : /\bleft\b/.test(lower) ? "left" : null;
+    const laterality = /\bbilateral\b/.test(lower)
+      ? "bilateral"
+      : /\bright\b/.test(lower)
+        ? "right"
+        : /\bleft\b/.test(lower)
+          ? "left"
+          : null;
     const episode = /\binitial encounter\b/.test(lower)
       ? "initial"
       : /\bsubsequent encounter\b/.test(lower)
@@ -66,13 +86,27 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
     const group = `${e.key.slice(0, 3)}|${[...required].sort().join(" ")}`;
     const id = terms.length;
     const fallback = /\bunspecified\b(?! (?:ear|eye|side))/.test(lower) ? 0 : /\bother\b/.test(lower) ? 2 : 1;
-    terms.push({ key: e.key, required, weight: required.reduce((s, w) => s + (idf.get(w) ?? 0), 0), laterality, episode, fallback, group });
+    terms.push({
+      key: e.key,
+      required,
+      weight: required.reduce((s, w) => s + (idf.get(w) ?? 0), 0),
+      laterality,
+      episode,
+      fallback,
+      group,
+    });
     let g = groups.get(group);
-    if (!g) groups.set(group, (g = []));
+    if (!g) {
+      g = [];
+      groups.set(group, g);
+    }
     g.push(id);
     for (const w of required) {
       let p = postings.get(w);
-      if (!p) postings.set(w, (p = []));
+      if (!p) {
+        p = [];
+        postings.set(w, p);
+      }
       p.push(id);
     }
   });
