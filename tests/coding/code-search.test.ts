@@ -70,11 +70,12 @@ describe("code search", () => {
       "otitis",
     ];
     const times: number[] = [];
-    for (let round = 0; round < 5; round++) {
+    // Round 0 warms the JIT up, as a long-running server is; it is not measured.
+    for (let round = 0; round < 6; round++) {
       for (const q of queries) {
         const start = performance.now();
         t.search(q, 20);
-        times.push(performance.now() - start);
+        if (round > 0) times.push(performance.now() - start);
       }
     }
     times.sort((a, b) => a - b);

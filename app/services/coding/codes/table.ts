@@ -121,7 +121,9 @@ export class CodeTable {
     }
     if (found.size === 0 && word.length >= 4) {
       const max = word.length >= 8 ? 2 : 1;
+      // Typos rarely hit both of the first two letters: comparing only words sharing one keeps this fast.
       for (const v of this.vocabulary) {
+        if (Math.abs(v.length - word.length) > max || (v[0] !== word[0] && v[1] !== word[1])) continue;
         if (boundedEditDistance(word, v, max) <= max) found.set(v, 0.6);
       }
     }
