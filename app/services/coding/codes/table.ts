@@ -136,27 +136,28 @@ export class CodeTable {
     const meaningful = all.filter((w) => !isStopWord(w));
     const qs = meaningful.length > 0 ? meaningful : all;
     if (qs.length === 0) return [];
-    const scores = new Map<number, number>();
     // The last word may still be being typed, unless the query ends with a space.
     const typing = !/\s$/.test(query);
-    qs.forEach((w, qi) => {
-      const expansions = this.expand(w, typing && qi === qs.length - 1);
-      const best = new Map<number, number>();
-      for (const [v, weight] of expansions) {
-        for (const i of this.postings.get(v) ?? []) {
-          if ((best.get(i) ?? 0) < weight) best.set(i, weight);
-        }
+    const expanded = qs.map((w, qi) => [...this.expand(w, typing && qi === qs.length - 1)]);
+    const size = (ex: Array<[string, number]>) => ex.reduce((n, [v]) => n + (this.postings.get(v)?.length ?? 0), 0);
+    // Start from the rarest word, then only check the survivors against the others' sorted postings.
+    const order = expanded.map((ex, i) => ({ ex, n: size(ex), i })).sort((a, b) => a.n - b.n);
+    const scores = new Map<number, number>();
+    for (const [v, weight] of order[0]?.ex ?? []) {
+      for (const i of this.postings.get(v) ?? []) {
+        if ((scores.get(i) ?? 0) < weight) scores.set(i, weight);
       }
-      if (qi === 0) {
-        for (const [i, s] of best) scores.set(i, s);
-      } else {
-        for (const [i, s] of scores) {
-          const add = best.get(i);
-          if (add === undefined) scores.delete(i);
-          else scores.set(i, s + add);
+    }
+    for (const { ex } of order.slice(1)) {
+      for (const [i, s] of scores) {
+        let best = 0;
+        for (const [v, weight] of ex) {
+          if (weight > best && contains(this.postings.get(v), i)) best = weight;
         }
+        if (best === 0) scores.delete(i);
+        else scores.set(i, s + best);
       }
-    });
+    }
     // Every query word matched; closer matches first, then the shortest title (the most general).
     return [...scores]
       .map(([i, s]) => ({ i, score: s - this.titleWordCount[i]! * 0.01 + (this.entries[i]!.billable ? 0.005 : 0) }))
@@ -164,4 +165,19 @@ export class CodeTable {
       .slice(0, limit)
       .map(({ i }) => this.entries[i]!);
   }
+}
+
+/** Binary search in an ascending posting list. */
+function contains(list: number[] | undefined, value: number): boolean {
+  if (!list) return false;
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const x = list[mid]!;
+    if (x === value) return true;
+    if (x < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
