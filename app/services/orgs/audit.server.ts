@@ -39,6 +39,16 @@ export const ORG_AUDIT_ACTIONS = [
   "note.generate",
   "note.sign",
   "note.amend",
+  // Issue 13 coding: ids, codes, states and reasons only, never note text.
+  "coding.case_opened",
+  "coding.case_reopened",
+  "coding.line_accepted",
+  "coding.line_rejected",
+  "coding.line_edited",
+  "coding.line_added",
+  "coding.line_updated",
+  "coding.case_coded",
+  "coding.case_exported",
 ] as const;
 export type OrgAuditAction = (typeof ORG_AUDIT_ACTIONS)[number];
 
@@ -53,7 +63,7 @@ export async function recordAudit(
     orgId: string;
     actorId: string;
     action: OrgAuditAction;
-    entity: "organization" | "member" | "invitation" | "patient" | "visit" | "template" | "note";
+    entity: "organization" | "member" | "invitation" | "patient" | "visit" | "template" | "note" | "coding_case";
     entityId: string;
     details?: Record<string, unknown>;
     meta?: RequestMeta;
