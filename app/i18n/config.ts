@@ -18,6 +18,7 @@ export const NAMESPACES = [
   "templates",
   "notes",
   "patients",
+  "coding",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

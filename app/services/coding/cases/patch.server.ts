@@ -4,27 +4,10 @@ import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole, requireRol
 import { CODING_ROLES } from "../access.server.ts";
 import { loadCase, loadLines, tableFor } from "./cases.server.ts";
 import { codingErrors } from "./errors.server.ts";
+import type { CasePatch, LineOperation } from "./types.ts";
 import { type CaseRow, type CodingCaseView, caseView, type LineRow } from "./view.server.ts";
 
-export type LineOperation =
-  | { op: "accept"; line_id: string }
-  | { op: "reject"; line_id: string; reason: string }
-  | { op: "edit"; line_id: string; code: string }
-  | { op: "add"; system: "icd10cm" | "hcpcs"; code: string }
-  | {
-      op: "update";
-      line_id: string;
-      modifiers?: string[] | undefined;
-      units?: number | undefined;
-      pointers?: number[] | undefined;
-      tooth?: string | null | undefined;
-      surfaces?: string | null | undefined;
-    };
-
-export interface CasePatch {
-  operations?: LineOperation[] | undefined;
-  status?: "open" | "coded" | undefined;
-}
+export type { CasePatch, LineOperation };
 
 type PatchArgs = OrgServiceArgs & { orgId: string; caseId: string };
 

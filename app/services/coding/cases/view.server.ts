@@ -1,47 +1,12 @@
 import type { Selectable } from "kysely";
 import type { CodingCasesTable, CodingLinesTable } from "#app/db/schema.ts";
 import type { Evidence, Suggestion } from "../model.ts";
+import type { CodingCaseView, CodingLineView } from "./types.ts";
+
+export type { CodingCaseView, CodingLineView };
 
 export type CaseRow = Selectable<CodingCasesTable>;
 export type LineRow = Selectable<CodingLinesTable>;
-
-export interface CodingLineView {
-  id: string;
-  position: number;
-  kind: "diagnosis" | "procedure";
-  system: string;
-  code: string;
-  description: string;
-  state: "suggested" | "accepted" | "rejected";
-  origin: "engine" | "manual";
-  suggested_code: string | null;
-  reject_reason: string | null;
-  confidence: number | null;
-  evidence: Evidence[];
-  rationale: string;
-  modifiers: string[];
-  units: number;
-  pointers: number[];
-  tooth: string | null;
-  surfaces: string | null;
-  decided_at: string | null;
-}
-
-export interface CodingCaseView {
-  id: string;
-  status: "open" | "coded" | "exported";
-  visit_id: string;
-  note_id: string;
-  engine: string;
-  note_version: number | null;
-  source_text: string;
-  reopened_at: string | null;
-  coded_at: string | null;
-  exported_at: string | null;
-  created_at: string;
-  suggestions: Suggestion[];
-  lines: CodingLineView[];
-}
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
