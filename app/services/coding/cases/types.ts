@@ -59,4 +59,3 @@ export interface CasePatch {
   operations?: LineOperation[] | undefined;
   status?: "open" | "coded" | undefined;
 }
-
