@@ -51,6 +51,7 @@ export default [
   route("api/notes/:id/coding", "routes/resources/api-note-coding.ts"),
   route("api/coding/cases/:id", "routes/resources/api-coding-case.ts"),
   route("api/coding/cases/:id/export", "routes/resources/api-coding-case-export.ts"),
+  route("api/code-systems/import", "routes/resources/api-code-systems-import.ts"),
   // Note templates (issue 6 "Templates"; docs/api.md): built-ins are `builtin:<slug>`.
   route("api/templates", "routes/resources/api-templates.ts"),
   route("api/templates/:id", "routes/resources/api-template.ts"),

@@ -21,6 +21,8 @@ export interface DB {
   note_versions: NoteVersionsTable;
   coding_cases: CodingCasesTable;
   coding_lines: CodingLinesTable;
+  org_code_systems: OrgCodeSystemsTable;
+  org_codes: OrgCodesTable;
 }
 
 /** A column the database fills in on insert (default) and that may be set explicitly. */
@@ -361,4 +363,25 @@ export interface CodingLinesTable {
   decided_at: Nullable<Date>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, never>;
+}
+
+/** Organisation-private, versioned CPT/CDT/HCPCS imports (0018_coding.sql). */
+export interface OrgCodeSystemsTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  system: InsertOnly<"cpt" | "cdt" | "hcpcs">;
+  version: InsertOnly<string>;
+  active: Defaulted<boolean>;
+  row_count: InsertOnly<number>;
+  file_sha256: InsertOnly<string>;
+  imported_by: InsertOnly<string | null>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface OrgCodesTable {
+  org_id: InsertOnly<string>;
+  code_system_id: InsertOnly<string>;
+  code: InsertOnly<string>;
+  short_descriptor: InsertOnly<string>;
+  long_descriptor: InsertOnly<string>;
 }

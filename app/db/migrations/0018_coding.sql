@@ -133,3 +133,54 @@ end;
 $$;
 create trigger coding_lines_guard before update on public.coding_lines
   for each row execute function app.coding_lines_guard();
+
+-- ---------------------------------------------------------------- organisation code systems
+-- CPT (AMA) and CDT (ADA) are licensed: Murmur ships none of their content. An owner or admin
+-- imports the practice's licensed file into an organisation-private, versioned code system; so can
+-- a newer HCPCS Level II release. A replacement is a new version made active in the same
+-- transaction that deactivates the old one, so an organisation is never left without a code set.
+
+create table public.org_code_systems (
+  id uuid primary key default gen_random_uuid(),
+  org_id uuid not null references public.organizations (id) on delete cascade,
+  system text not null check (system in ('cpt', 'cdt', 'hcpcs')),
+  version text not null check (version ~ '^[0-9]{4}(-[0-9]{2})?$'),
+  active boolean not null default true,
+  row_count integer not null check (row_count between 1 and 100000),
+  file_sha256 text not null check (file_sha256 ~ '^[0-9a-f]{64}$'),
+  imported_by uuid references auth.users (id) on delete set null,
+  created_at timestamptz not null default now(),
+  unique (org_id, id)
+);
+create unique index org_code_systems_active_key on public.org_code_systems (org_id, system) where active;
+
+create table public.org_codes (
+  org_id uuid not null,
+  code_system_id uuid not null,
+  code text not null check (code ~ '^[A-Z0-9]{4,7}$'),
+  short_descriptor text not null check (char_length(short_descriptor) between 1 and 200),
+  long_descriptor text not null check (char_length(long_descriptor) between 1 and 2000),
+  primary key (code_system_id, code),
+  foreign key (org_id, code_system_id) references public.org_code_systems (org_id, id) on delete cascade
+);
+create index org_codes_org_id_idx on public.org_codes (org_id, code_system_id);
+
+revoke delete, truncate on public.org_code_systems from murmur_app;
+revoke update, delete, truncate on public.org_codes from murmur_app;
+
+alter table public.org_code_systems enable row level security;
+alter table public.org_code_systems force row level security;
+alter table public.org_codes enable row level security;
+alter table public.org_codes force row level security;
+
+create policy org_code_systems_select on public.org_code_systems for select to murmur_app
+  using ((select app.is_member(org_id)));
+create policy org_code_systems_insert on public.org_code_systems for insert to murmur_app
+  with check ((select app.has_role(org_id, array['owner', 'admin'])) and imported_by = (select auth.uid()));
+create policy org_code_systems_update on public.org_code_systems for update to murmur_app
+  using ((select app.has_role(org_id, array['owner', 'admin'])))
+  with check ((select app.has_role(org_id, array['owner', 'admin'])));
+create policy org_codes_select on public.org_codes for select to murmur_app
+  using ((select app.is_member(org_id)));
+create policy org_codes_insert on public.org_codes for insert to murmur_app
+  with check ((select app.has_role(org_id, array['owner', 'admin'])));

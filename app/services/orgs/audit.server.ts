@@ -49,6 +49,7 @@ export const ORG_AUDIT_ACTIONS = [
   "coding.line_updated",
   "coding.case_coded",
   "coding.case_exported",
+  "code_system.imported",
 ] as const;
 export type OrgAuditAction = (typeof ORG_AUDIT_ACTIONS)[number];
 
@@ -63,7 +64,7 @@ export async function recordAudit(
     orgId: string;
     actorId: string;
     action: OrgAuditAction;
-    entity: "organization" | "member" | "invitation" | "patient" | "visit" | "template" | "note" | "coding_case";
+    entity: "organization" | "member" | "invitation" | "patient" | "visit" | "template" | "note" | "coding_case" | "code_system";
     entityId: string;
     details?: Record<string, unknown>;
     meta?: RequestMeta;
