@@ -56,6 +56,15 @@ function splitCsvLine(line: string): string[] {
   return out;
 }
 
+/** NUL and the C0 controls other than tab, line feed and carriage return (and form feeds, vertical tabs). */
+function hasBinaryControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 32 && c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13) return true;
+  }
+  return false;
+}
+
 export function parseCodeFile(system: ImportSystem, bytes: Uint8Array): ParseResult {
   let text: string;
   try {
@@ -64,7 +73,7 @@ export function parseCodeFile(system: ImportSystem, bytes: Uint8Array): ParseRes
     return { ok: false, fatal: "invalid_file" };
   }
   // Binary content that happens to be valid UTF-8 (NUL, control characters) is not a code file.
-  if (/[\u0000-\u0008\u000e-\u001f]/.test(text)) return { ok: false, fatal: "invalid_file" };
+  if (hasBinaryControl(text)) return { ok: false, fatal: "invalid_file" };
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   const pattern = CODE_PATTERNS[system];
   const rows: ImportRow[] = [];
