@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { withActor } from "#app/db/actor.server.ts";
 import * as importRoute from "#app/routes/resources/api-code-systems-import.ts";
+import * as searchRoute from "#app/routes/resources/api-codes-search.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, type VisitHarness, type Who } from "#tests/visits/harness.ts";
 
@@ -61,6 +62,16 @@ describeEachDatabase("code system import", (target) => {
     const second = await upload({ system: "cdt", version: "2027" }, "D9903\tTab exam\tTab long descriptor\n");
     expect(second.body).toMatchObject({ rows: 1, replaced: first.body.id });
     expect(await active()).toEqual([{ id: second.body.id, version: "2027", row_count: 1 }]);
+    // Search reads the active version only, for the caller's organisation only.
+    const search = (q: string, as: Who = "staff") =>
+      call(h, searchRoute, { method: "GET", path: `/api/codes/search?system=cdt&q=${q}`, as });
+    expect((await search("D99")).body).toEqual({
+      system: "cdt",
+      version: "2027",
+      results: [{ code: "D9903", description: "Tab long descriptor", billable: true }],
+    });
+    expect((await search("tab%20long")).body.results).toHaveLength(1);
+    expect((await search("D99", "outsider")).body).toEqual({ system: "cdt", version: null, results: [] });
   });
 
   it("refuses bad files whole with a report per row, and changes nothing", async () => {

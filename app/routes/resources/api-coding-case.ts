@@ -23,7 +23,7 @@ const OperationSchema = z.discriminatedUnion("op", [
     reason: z.string().trim().min(1).max(500).refine(isStorableLine, { error: INVALID_TEXT }),
   }),
   z.strictObject({ op: z.literal("edit"), line_id: lineId, code }),
-  z.strictObject({ op: z.literal("add"), system: z.enum(["icd10cm", "hcpcs"]), code }),
+  z.strictObject({ op: z.literal("add"), system: z.enum(["icd10cm", "hcpcs", "cpt", "cdt"]), code }),
   z.strictObject({
     op: z.literal("update"),
     line_id: lineId,

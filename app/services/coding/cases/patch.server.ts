@@ -2,6 +2,7 @@ import type { ActorTransaction } from "#app/db/actor.server.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole, requireRole } from "#app/services/orgs/context.server.ts";
 import { CODING_ROLES } from "../access.server.ts";
+import { orgCode } from "../import/org-codes.server.ts";
 import { loadCase, loadLines, tableFor } from "./cases.server.ts";
 import { codingErrors } from "./errors.server.ts";
 import type { CasePatch, LineOperation } from "./types.ts";
@@ -17,8 +18,18 @@ function findLine(lines: LineRow[], id: string): LineRow {
   return line;
 }
 
-/** A code of the line's system, billable, with its official title. */
-function checkedCode(system: string, code: string): { code: string; description: string } {
+/** A code of the line's system, billable, with its official title (CPT/CDT: the organisation's imported version). */
+async function checkedCode(
+  trx: ActorTransaction,
+  orgId: string,
+  system: string,
+  code: string,
+): Promise<{ code: string; description: string }> {
+  if (system === "cpt" || system === "cdt") {
+    const found = await orgCode(trx, orgId, system, code);
+    if (!found) throw codingErrors.unknownCode(code);
+    return found;
+  }
   const entry = tableFor(system).get(code);
   if (!entry) throw codingErrors.unknownCode(code);
   if (!entry.billable) throw codingErrors.notBillable(entry.code);
@@ -106,7 +117,7 @@ async function applyOperation(
   const update = (id: string) =>
     trx.updateTable("coding_lines").where("org_id", "=", args.orgId).where("case_id", "=", row.id).where("id", "=", id);
   if (op.op === "add") {
-    const { code, description } = checkedCode(op.system, op.code);
+    const { code, description } = await checkedCode(trx, args.orgId, op.system, op.code);
     if (lines.some((l) => l.system === op.system && l.code === code)) throw codingErrors.duplicateLine(code);
     const inserted = await trx
       .insertInto("coding_lines")
@@ -141,7 +152,7 @@ async function applyOperation(
       .execute();
     await audit(trx, args, row, "coding.line_rejected", { line_id: line.id, code: line.code, reason: op.reason.trim() });
   } else if (op.op === "edit") {
-    const { code, description } = checkedCode(line.system, op.code);
+    const { code, description } = await checkedCode(trx, args.orgId, line.system, op.code);
     if (code !== line.code && lines.some((l) => l.system === line.system && l.code === code))
       throw codingErrors.duplicateLine(code);
     await update(line.id)

@@ -44,7 +44,7 @@ export type LineOperation =
   | { op: "accept"; line_id: string }
   | { op: "reject"; line_id: string; reason: string }
   | { op: "edit"; line_id: string; code: string }
-  | { op: "add"; system: "icd10cm" | "hcpcs"; code: string }
+  | { op: "add"; system: "icd10cm" | "hcpcs" | "cpt" | "cdt"; code: string }
   | {
       op: "update";
       line_id: string;
