@@ -9,6 +9,8 @@ interface Result {
 }
 
 /** Add a code by search (GET /api/codes/search): typing searches, a billable result adds a line. */
+type SearchSystem = "icd10cm" | "hcpcs" | "cpt" | "cdt";
+
 export function CodeSearch({
   orgId,
   disabled,
@@ -16,11 +18,11 @@ export function CodeSearch({
 }: {
   orgId: string;
   disabled: boolean;
-  onAdd: (system: "icd10cm" | "hcpcs", code: string) => void;
+  onAdd: (system: SearchSystem, code: string) => void;
 }) {
   const { t } = useTranslation("coding");
   const id = useId();
-  const [system, setSystem] = useState<"icd10cm" | "hcpcs">("icd10cm");
+  const [system, setSystem] = useState<SearchSystem>("icd10cm");
   const [q, setQ] = useState("");
   const [results, setResults] = useState<Result[] | null>(null);
   useEffect(() => {
@@ -46,9 +48,12 @@ export function CodeSearch({
     <fieldset className="coding-search" data-testid="coding-search">
       <legend>{t("search.label")}</legend>
       <label htmlFor={`${id}-system`}>{t("search.system")}</label>
-      <select id={`${id}-system`} value={system} onChange={(e) => setSystem(e.target.value as "icd10cm" | "hcpcs")}>
+      <select id={`${id}-system`} value={system} onChange={(e) => setSystem(e.target.value as SearchSystem)}>
         <option value="icd10cm">{t("search.icd10cm")}</option>
         <option value="hcpcs">{t("search.hcpcs")}</option>
+        {/* The organisation's imported, licensed sets; empty until an owner or admin imports one. */}
+        <option value="cpt">{t("search.cpt")}</option>
+        <option value="cdt">{t("search.cdt")}</option>
       </select>
       <input
         type="search"
