@@ -19,6 +19,7 @@ export default defineConfig({
       "tests/notes/**/*.test.ts",
       "tests/rag/**/*.test.ts",
       "tests/perio/**/*.test.ts",
+      "tests/coding/**/*.test.ts",
       "tests/server/**/*.test.ts",
       "app/**/*.test.ts",
     ],

@@ -45,6 +45,13 @@ export default [
   route("api/notes/:id/sign", "routes/resources/api-note-sign.ts"),
   route("api/notes/:id/amendments", "routes/resources/api-note-amendments.ts"),
   route("api/notes/:id/pdf", "routes/resources/api-note-pdf.ts"),
+  // Clinical coding (issue 13; docs/api.md "Coding").
+  route("api/codes/search", "routes/resources/api-codes-search.ts"),
+  route("api/coding/suggest", "routes/resources/api-coding-suggest.ts"),
+  route("api/notes/:id/coding", "routes/resources/api-note-coding.ts"),
+  route("api/coding/cases/:id", "routes/resources/api-coding-case.ts"),
+  route("api/coding/cases/:id/export", "routes/resources/api-coding-case-export.ts"),
+  route("api/code-systems/import", "routes/resources/api-code-systems-import.ts"),
   // Note templates (issue 6 "Templates"; docs/api.md): built-ins are `builtin:<slug>`.
   route("api/templates", "routes/resources/api-templates.ts"),
   route("api/templates/:id", "routes/resources/api-template.ts"),

@@ -2,8 +2,8 @@ import type { Request, RequestHandler, Response } from "express";
 import { rejectionMessage } from "./rejection-messages.ts";
 
 export const MAX_URL_LENGTH = 8192;
-// Audio uploads have their own, larger limit (enforced by their routes).
-const LARGE_BODY_ROUTES = [/^\/api\/visits\/[^/]+\/audio(\/|$)/];
+// Audio uploads and code-set imports (10 MB) have their own, larger limits (enforced by their routes).
+const LARGE_BODY_ROUTES = [/^\/api\/visits\/[^/]+\/audio(\/|$)/, /^\/api\/code-systems\/import$/];
 
 export type Rejection = {
   status: number;

@@ -22,6 +22,10 @@ export interface DB {
   record_chunks: RecordChunksTable;
   help: HelpTable;
   perio_exams: PerioExamsTable;
+  coding_cases: CodingCasesTable;
+  coding_lines: CodingLinesTable;
+  org_code_systems: OrgCodeSystemsTable;
+  org_codes: OrgCodesTable;
 }
 
 /** A column the database fills in on insert (default) and that may be set explicitly. */
@@ -368,4 +372,83 @@ export interface PerioExamsTable {
   updated_by: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, never>;
+}
+// ---- 0018_coding.sql (issue 13 "Coding cases") ----
+
+export const CODING_CASE_STATUSES = ["open", "coded", "exported"] as const;
+export type CodingCaseStatus = (typeof CODING_CASE_STATUSES)[number];
+export const CODING_LINE_STATES = ["suggested", "accepted", "rejected"] as const;
+export type CodingLineState = (typeof CODING_LINE_STATES)[number];
+
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
+export interface CodingCasesTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  visit_id: InsertOnly<string>;
+  note_id: InsertOnly<string>;
+  patient_id: InsertOnly<string>;
+  status: Defaulted<CodingCaseStatus>;
+  engine: string;
+  /** Suggestion[] (app/services/coding/model.ts). */
+  suggestions: JsonColumn<unknown[]>;
+  source_text: Defaulted<string>;
+  note_version: Nullable<number>;
+  reopened_at: Nullable<Date>;
+  coded_at: Nullable<Date>;
+  coded_by: Nullable<string>;
+  exported_at: Nullable<Date>;
+  exported_by: Nullable<string>;
+  created_by: InsertOnly<string | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, never>;
+}
+
+export interface CodingLinesTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  case_id: InsertOnly<string>;
+  position: number;
+  kind: "diagnosis" | "procedure";
+  system: "icd10cm" | "hcpcs" | "cpt" | "cdt";
+  code: string;
+  description: string;
+  state: CodingLineState;
+  origin: InsertOnly<"engine" | "manual">;
+  suggested_code: Nullable<string>;
+  reject_reason: Nullable<string>;
+  confidence: Nullable<number>;
+  /** Evidence[]. */
+  evidence: JsonColumn<unknown[]>;
+  rationale: Defaulted<string>;
+  modifiers: Defaulted<string[]>;
+  units: Defaulted<number>;
+  pointers: Defaulted<number[]>;
+  tooth: Nullable<string>;
+  surfaces: Nullable<string>;
+  decided_by: Nullable<string>;
+  decided_at: Nullable<Date>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, never>;
+}
+
+/** Organisation-private, versioned CPT/CDT/HCPCS imports (0018_coding.sql). */
+export interface OrgCodeSystemsTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  system: InsertOnly<"cpt" | "cdt" | "hcpcs">;
+  version: InsertOnly<string>;
+  active: Defaulted<boolean>;
+  row_count: InsertOnly<number>;
+  file_sha256: InsertOnly<string>;
+  imported_by: InsertOnly<string | null>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface OrgCodesTable {
+  org_id: InsertOnly<string>;
+  code_system_id: InsertOnly<string>;
+  code: InsertOnly<string>;
+  short_descriptor: InsertOnly<string>;
+  long_descriptor: InsertOnly<string>;
 }

@@ -21,6 +21,7 @@ export const NAMESPACES = [
   "ui",
   "rag",
   "perio",
+  "coding",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

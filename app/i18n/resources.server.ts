@@ -2,6 +2,7 @@ import type { Resource } from "i18next";
 import enApp from "../../locales/en/app.json" with { type: "json" };
 import enAuth from "../../locales/en/auth.json" with { type: "json" };
 import enBilling from "../../locales/en/billing.json" with { type: "json" };
+import enCoding from "../../locales/en/coding.json" with { type: "json" };
 import enCommon from "../../locales/en/common.json" with { type: "json" };
 import enDev from "../../locales/en/dev.json" with { type: "json" };
 import enErrors from "../../locales/en/errors.json" with { type: "json" };
@@ -19,6 +20,7 @@ import enUi from "../../locales/en/ui.json" with { type: "json" };
 import esApp from "../../locales/es/app.json" with { type: "json" };
 import esAuth from "../../locales/es/auth.json" with { type: "json" };
 import esBilling from "../../locales/es/billing.json" with { type: "json" };
+import esCoding from "../../locales/es/coding.json" with { type: "json" };
 import esCommon from "../../locales/es/common.json" with { type: "json" };
 import esDev from "../../locales/es/dev.json" with { type: "json" };
 import esErrors from "../../locales/es/errors.json" with { type: "json" };
@@ -36,6 +38,7 @@ import esUi from "../../locales/es/ui.json" with { type: "json" };
 import frApp from "../../locales/fr/app.json" with { type: "json" };
 import frAuth from "../../locales/fr/auth.json" with { type: "json" };
 import frBilling from "../../locales/fr/billing.json" with { type: "json" };
+import frCoding from "../../locales/fr/coding.json" with { type: "json" };
 import frCommon from "../../locales/fr/common.json" with { type: "json" };
 import frDev from "../../locales/fr/dev.json" with { type: "json" };
 import frErrors from "../../locales/fr/errors.json" with { type: "json" };
@@ -71,6 +74,7 @@ export const resources = {
     ui: enUi,
     rag: enRag,
     perio: enPerio,
+    coding: enCoding,
   },
   fr: {
     common: frCommon,
@@ -90,6 +94,7 @@ export const resources = {
     ui: frUi,
     rag: frRag,
     perio: frPerio,
+    coding: frCoding,
   },
   es: {
     common: esCommon,
@@ -109,5 +114,6 @@ export const resources = {
     ui: esUi,
     rag: esRag,
     perio: esPerio,
+    coding: esCoding,
   },
 } satisfies Resource;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CodingEnvShape } from "#app/services/coding/engines/env.ts";
 import { checkNotesEnv, NotesEnvShape } from "#app/services/notes/engines/env.ts";
 import { checkSpeechEnv, SpeechEnvShape } from "#app/services/speech/env-schema.ts";
 import { checkStorageEnv, StorageEnvShape } from "#app/services/storage/config.server.ts";
@@ -103,6 +104,8 @@ export const EnvSchema = z
     ...NotesEnvShape,
     /** Ask Murmur's answerer (docs/api.md "Ask Murmur"): extractive (default) or openai-compatible (LLM_OPENAI_*). */
     RAG_ENGINE: z.enum(["extractive", "openai-compatible"]).default("extractive"),
+    /** Coding engine (docs/coding.md "Engines"; issue 13). */
+    ...CodingEnvShape,
     /** Largest request body accepted outside upload routes, in bytes. */
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
     /**

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useRevalidator } from "react-router";
+import { CodingPanel } from "#app/components/coding/coding-panel.tsx";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { CodingPage } from "#app/services/notes/editor-page.server.ts";
 import type { NoteSentence } from "#app/services/notes/model.ts";
@@ -118,6 +119,8 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
           ) : null}
         </div>
         <aside className="note-side no-print" aria-label={t("editor.transcript")}>
+          {/* Issue 13: a signed note is coded beside itself (owners and clinicians, who alone open notes). */}
+          {signed && page.canSign ? <CodingPanel orgId={page.orgId} noteId={note.id} /> : null}
           <h3>{t("editor.transcript")}</h3>
           <TranscriptEvidence
             pieces={page.transcript}

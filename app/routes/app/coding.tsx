@@ -8,6 +8,7 @@ import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { type CodingIntent, loadCodingPage, runCodingIntent } from "#app/services/notes/editor-page.server.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { optionalIdParam } from "#app/services/session/page-validity.server.ts";
+import codingCss from "#app/styles/coding.css?url";
 import notesCss from "#app/styles/notes.css?url";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
@@ -15,7 +16,10 @@ import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/coding";
 import { AmendFormSchema, GenerateFormSchema, NoteFormSchema, RateFormSchema, sectionsOfForm } from "./coding-schema.ts";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: notesCss }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: notesCss },
+  { rel: "stylesheet", href: codingCss },
+];
 
 // Issue 6 "The note editor": /coding?id={noteId} edits, signs and amends one note; /coding lists
 // the organisation's recent notes. The "Generate note" form of /transcribing posts here too.

@@ -43,6 +43,17 @@ export const ORG_AUDIT_ACTIONS = [
   "perio_exam.created",
   "perio_exam.updated",
   "perio_exam.classified",
+  // Issue 13 coding: ids, codes, states and reasons only, never note text.
+  "coding.case_opened",
+  "coding.case_reopened",
+  "coding.line_accepted",
+  "coding.line_rejected",
+  "coding.line_edited",
+  "coding.line_added",
+  "coding.line_updated",
+  "coding.case_coded",
+  "coding.case_exported",
+  "code_system.imported",
 ] as const;
 export type OrgAuditAction = (typeof ORG_AUDIT_ACTIONS)[number];
 
@@ -57,7 +68,17 @@ export async function recordAudit(
     orgId: string;
     actorId: string;
     action: OrgAuditAction;
-    entity: "organization" | "member" | "invitation" | "patient" | "visit" | "template" | "note" | "perio_exam";
+    entity:
+      | "organization"
+      | "member"
+      | "invitation"
+      | "patient"
+      | "visit"
+      | "template"
+      | "note"
+      | "perio_exam"
+      | "coding_case"
+      | "code_system";
     entityId: string;
     details?: Record<string, unknown>;
     meta?: RequestMeta;

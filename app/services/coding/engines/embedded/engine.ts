@@ -1,0 +1,254 @@
+import { expandAbbreviation } from "../../abbreviations.ts";
+import type { CodeTable } from "../../codes/table.ts";
+import type { Evidence, EvidenceSource, MissingDetail, SuggestInput, Suggestion, SuggestionEngine } from "../../model.ts";
+import { stem, type Token, tokenize } from "../../text.ts";
+import { type Assertion, assertionOf, scopes } from "./context.ts";
+import { phraseSpans } from "./phrases.ts";
+import { excludes1, historyCode } from "./rules.ts";
+import type { Term, TitleIndex } from "./title-index.ts";
+
+// The embedded engine (default, offline, deterministic): title and learned-phrase matching per
+// sentence, assertion status from cue words, detail selection among sibling codes, then ranking
+// (docs/coding.md "Embedded engine").
+
+/** Words this common in titles do not open candidates on their own (a rarer word must match too). */
+const MAX_POSTINGS = 6000;
+
+interface Mention {
+  key: string;
+  score: number;
+  evidence: Evidence;
+  assertion: Assertion;
+  missing: MissingDetail[];
+  order: number;
+  matched: string;
+}
+
+interface Sentence {
+  source: EvidenceSource;
+  text: string;
+  start: number;
+  end: number;
+}
+
+function sentences(source: EvidenceSource, text: string): Sentence[] {
+  const out: Sentence[] = [];
+  let start = 0;
+  // Split after ". " / "? " / newline; a dot inside a number (40.2) or abbreviation (T.A:) does not end a sentence.
+  const boundary = /(?<=[.!?])\s+|\n+/g;
+  for (let m = boundary.exec(text); ; m = boundary.exec(text)) {
+    const end = m ? m.index : text.length;
+    if (end > start) out.push({ source, text, start, end });
+    if (!m) break;
+    start = m.index + m[0].length;
+  }
+  return out;
+}
+
+export interface EmbeddedEngineOptions {
+  /** Code history-of mentions as the condition itself (CodiEsp's convention) instead of its Z code. */
+  historyAsCondition?: boolean;
+  limit?: number;
+}
+
+export function createEmbeddedEngine(
+  table: CodeTable,
+  index: TitleIndex,
+  options: EmbeddedEngineOptions = {},
+  learned: Map<string, Term[]> = new Map(),
+): SuggestionEngine & { suggestSync(input: SuggestInput): Suggestion[] } {
+  const limit = options.limit ?? 50;
+
+  function matchSentence(s: Sentence, order: number, mentions: Mention[]): void {
+    const raw = tokenize(s.text.slice(s.start, s.end)).map((t) => ({ ...t, start: t.start + s.start, end: t.end + s.start }));
+    const tokens: Token[] = [];
+    for (const t of raw) {
+      const expansion = expandAbbreviation(s.text.slice(t.start, t.end));
+      if (expansion) for (const w of expansion.split(/[\s-]+/)) tokens.push({ word: stem(w), start: t.start, end: t.end });
+      else tokens.push(t);
+    }
+    const positions = new Map<string, number[]>();
+    tokens.forEach((t, i) => {
+      let p = positions.get(t.word);
+      if (!p) {
+        p = [];
+        positions.set(t.word, p);
+      }
+      p.push(i);
+    });
+    const counts = new Map<number, number>();
+    for (const w of positions.keys()) {
+      const post = index.postings.get(w);
+      if (!post || post.length > MAX_POSTINGS) continue;
+      for (const id of post) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    // Full matches only; a word never opening candidates (too common) still has to be present.
+    const found: Array<{ term: Term; tokenIdx: number[] }> = [];
+    for (const [id, _] of counts) {
+      const term = index.terms[id]!;
+      if (!term.required.every((w) => positions.has(w))) continue;
+      const tokenIdx = closestOccurrences(term.required, positions, index);
+      const span = Math.max(...tokenIdx) - Math.min(...tokenIdx) + 1;
+      if (span > Math.max(4, term.required.length * 3)) continue;
+      found.push({ term, tokenIdx });
+    }
+    for (const p of phraseSpans(tokens)) {
+      for (const term of learned.get(p.phrase) ?? []) {
+        found.push({ term, tokenIdx: Array.from({ length: p.to - p.from + 1 }, (_, k) => p.from + k) });
+      }
+    }
+    if (found.length === 0) return;
+    // A match whose words are all inside a longer match elsewhere is that longer match's part ("pain" in "chest pain").
+    const sets = found.map((f) => new Set(f.tokenIdx));
+    const kept = found.filter((f, i) => {
+      const mine = sets[i]!;
+      return !found.some(
+        (g, j) =>
+          j !== i && g.term.group !== f.term.group && sets[j]!.size > mine.size && [...mine].every((x) => sets[j]!.has(x)),
+      );
+    });
+    const sentenceWords = new Set(tokens.map((t) => t.word));
+    const seenGroups = new Set<string>();
+    const scopeList = scopes(s.text, s.start, s.end);
+    for (const f of kept) {
+      if (seenGroups.has(f.term.group)) continue;
+      seenGroups.add(f.term.group);
+      const { term, missing } = f.term.group.startsWith("L|")
+        ? { term: f.term, missing: [] }
+        : chooseVariant(f.term.group, sentenceWords, index);
+      const matchedTokens = f.tokenIdx.map((i) => tokens[i]!);
+      const start = Math.min(...matchedTokens.map((t) => t.start));
+      const end = Math.max(...matchedTokens.map((t) => t.end));
+      mentions.push({
+        key: term.key,
+        score: term.weight,
+        evidence: { source: s.source, start, end, quote: s.text.slice(start, end) },
+        assertion: assertionOf(matchedTokens, scopeList),
+        missing,
+        order,
+        matched: f.term.group.startsWith("L|") ? `learned phrase '${term.required.join(" ")}'` : term.required.join(" "),
+      });
+    }
+  }
+
+  function suggestSync(input: SuggestInput): Suggestion[] {
+    if (!input.systems.includes("icd10cm")) return [];
+    const mentions: Mention[] = [];
+    let order = 0;
+    const all = input.sources.flatMap((src) => sentences(src.source, src.text));
+    for (const s of all) matchSentence(s, order++, mentions);
+    const total = Math.max(1, order);
+    const byCode = new Map<string, { score: number; mentions: Mention[]; first: number; note: string }>();
+    for (const m of mentions) {
+      let key = m.key;
+      let note = "";
+      if (m.assertion === "negated" || m.assertion === "uncertain") continue;
+      if ((m.assertion === "history" || m.assertion === "family") && !options.historyAsCondition) {
+        const z = historyCode(m.key, m.assertion === "family");
+        if (!z || !table.get(z)?.billable) continue;
+        note = m.assertion;
+        key = z;
+      }
+      const entry = byCode.get(key) ?? { score: 0, mentions: [], first: m.order, note };
+      // The visit's main reason comes first: earlier mentions weigh more, repeats add less each time.
+      entry.score += (m.score * (1 + 0.5 * (1 - m.order / total))) / (1 + entry.mentions.length);
+      entry.mentions.push(m);
+      byCode.set(key, entry);
+    }
+    const ranked = [...byCode].sort((a, b) => b[1].score - a[1].score || a[1].first - b[1].first).slice(0, limit);
+    const out: Suggestion[] = ranked.map(([key, e]) => {
+      const entry = table.get(key)!;
+      const first = e.mentions[0]!;
+      const missing = [...new Set(e.mentions.flatMap((m) => m.missing))].filter((d) =>
+        e.mentions.every((m) => m.missing.includes(d)),
+      );
+      const quotes = e.mentions.slice(0, 3).map((m) => `'${m.evidence.quote}'`);
+      const reason =
+        e.note === "history"
+          ? `history of ${quotes[0]} → personal history code ${entry.code}`
+          : e.note === "family"
+            ? `family history of ${quotes[0]} → ${entry.code}`
+            : `${quotes.join(" + ")} → ${entry.code} (${first.matched})`;
+      const details = missing.map((d) =>
+        d === "laterality"
+          ? "laterality not documented: unspecified side coded"
+          : "episode of care not documented: initial encounter assumed",
+      );
+      return {
+        system: "icd10cm",
+        code: entry.code,
+        description: entry.title,
+        confidence: Math.round(Math.min(0.99, Math.max(0.05, 1 - Math.exp(-e.score / 10))) * 100) / 100,
+        evidence: e.mentions.slice(0, 5).map((m) => m.evidence),
+        rationale: [reason, ...details].join("; "),
+        ...(missing.length > 0 ? { missing } : {}),
+      };
+    });
+    for (const s of out) {
+      const clash = out.filter((o) => o !== s && excludes1(s.code, o.code)).map((o) => o.code);
+      if (clash.length > 0) s.excludes1 = clash;
+    }
+    return out;
+  }
+
+  return {
+    id: "embedded",
+    suggestSync,
+    async suggest(input) {
+      return suggestSync(input);
+    },
+  };
+}
+
+/** For each required word, the occurrence closest to the rarest word's first occurrence. */
+function closestOccurrences(required: string[], positions: Map<string, number[]>, index: TitleIndex): number[] {
+  const anchorWord = [...required].sort((a, b) => (index.idf.get(b) ?? 0) - (index.idf.get(a) ?? 0))[0]!;
+  const anchor = positions.get(anchorWord)![0]!;
+  return required.map((w) => {
+    const ps = positions.get(w)!;
+    return ps.reduce((best, p) => (Math.abs(p - anchor) < Math.abs(best - anchor) ? p : best), ps[0]!);
+  });
+}
+
+/**
+ * Among sibling codes (same required words) the one whose laterality and episode the sentence
+ * states; when it states none, the unspecified-side code and the initial encounter, flagged.
+ */
+function chooseVariant(group: string, words: Set<string>, index: TitleIndex): { term: Term; missing: MissingDetail[] } {
+  let variants = (index.groups.get(group) ?? []).map((id) => index.terms[id]!);
+  const missing: MissingDetail[] = [];
+  if (variants.some((v) => v.laterality)) {
+    const side =
+      words.has("bilateral") || words.has("both")
+        ? "bilateral"
+        : words.has("right")
+          ? "right"
+          : words.has("left")
+            ? "left"
+            : null;
+    const withSide = variants.filter((v) => v.laterality === side);
+    if (side && withSide.length > 0) variants = withSide;
+    else {
+      const unspecified = variants.filter((v) => v.laterality === null);
+      if (unspecified.length > 0) variants = unspecified;
+      missing.push("laterality");
+    }
+  }
+  if (variants.some((v) => v.episode)) {
+    const stated = words.has("sequela")
+      ? "sequela"
+      : words.has("subsequent") || words.has("follow")
+        ? "subsequent"
+        : words.has("initial")
+          ? "initial"
+          : null;
+    const match = variants.filter((v) => v.episode === (stated ?? "initial"));
+    if (match.length > 0) variants = match;
+    if (!stated) missing.push("episode_of_care");
+  }
+  // The shortest code among what is left: the least specific remaining variant ("unspecified").
+  const term = [...variants].sort(
+    (a, b) => a.fallback - b.fallback || a.key.length - b.key.length || (a.key < b.key ? -1 : 1),
+  )[0]!;
+  return { term, missing };
+}

@@ -1,0 +1,52 @@
+import { expandAbbreviation } from "../../abbreviations.ts";
+import type { CodeTable } from "../../codes/table.ts";
+import { words } from "../../text.ts";
+import type { Term } from "./title-index.ts";
+
+export interface LexiconFile {
+  source: string;
+  documents: number;
+  minP: number;
+  /** [phrase, [[code, P(code | phrase), documents], …]] */
+  lexicon: Array<[string, Array<[string, number, number]>]>;
+}
+
+/** Weight of a learned phrase match relative to a title match (tuned on a held-out part of train). */
+export const LEARNED_WEIGHT = 8;
+
+/**
+ * A learned phrase stands for a code only when it shares a word with the code's title (abbreviations
+ * and synonyms expanded) or predicts it strongly: co-occurrence alone would let "cough" suggest
+ * pneumonia, which a coder must never see as evidence.
+ */
+export const MIN_P_UNRELATED = 0.6;
+
+function related(phrase: string, title: string): boolean {
+  const titleWords = new Set(words(title));
+  return phrase
+    .split(" ")
+    .some((w) => titleWords.has(w) || (expandAbbreviation(w) ?? "").split(/[\s-]+/).some((x) => titleWords.has(x)));
+}
+
+/** phrase → the terms it votes for; codes not billable in the shipped table are dropped. */
+export function learnedTerms(file: LexiconFile, table: CodeTable, weight = LEARNED_WEIGHT): Map<string, Term[]> {
+  const out = new Map<string, Term[]>();
+  for (const [phrase, codes] of file.lexicon) {
+    const terms: Term[] = [];
+    for (const [code, p, n] of codes) {
+      const entry = table.get(code);
+      if (!entry?.billable || (p < MIN_P_UNRELATED && !related(phrase, entry.title))) continue;
+      terms.push({
+        key: code,
+        required: phrase.split(" "),
+        weight: weight * p * Math.min(1, Math.log2(1 + n) / 3),
+        laterality: null,
+        episode: null,
+        fallback: 1,
+        group: `L|${code}|${phrase}`,
+      });
+    }
+    if (terms.length > 0) out.set(phrase, terms);
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import type { CodeSystem } from "./codes/table.ts";
+
+export type EvidenceSource = "note" | "transcript" | "text";
+
+export interface Evidence {
+  source: EvidenceSource;
+  /** UTF-16 offsets into the source text: text.slice(start, end) === quote. */
+  start: number;
+  end: number;
+  quote: string;
+}
+
+/** A detail the code's title asks for that the text does not give (the clinician must add it). */
+export type MissingDetail = "laterality" | "episode_of_care";
+
+export interface Suggestion {
+  system: CodeSystem;
+  /** As shown: ICD-10-CM with its dot. Always a billable code of the system's table. */
+  code: string;
+  /** Always the table's official title, never the engine's wording. */
+  description: string;
+  confidence: number;
+  evidence: Evidence[];
+  rationale: string;
+  /** Details to confirm; the code chosen is the one the text supports (unspecified side, initial encounter). */
+  missing?: MissingDetail[];
+  /** Codes among the suggestions this one has an Excludes1 note against (both cannot be coded together). */
+  excludes1?: string[];
+}
+
+export interface SuggestInput {
+  /** One or more texts (a note's sections, a transcript); evidence points into them by source. */
+  sources: Array<{ source: EvidenceSource; text: string }>;
+  language: "en" | "fr" | "es";
+  systems: CodeSystem[];
+}
+
+export interface SuggestionEngine {
+  readonly id: string;
+  suggest(input: SuggestInput, signal?: AbortSignal): Promise<Suggestion[]>;
+}
