@@ -1,5 +1,6 @@
 import type { Resource } from "i18next";
 import enApp from "../../locales/en/app.json" with { type: "json" };
+import enAsr from "../../locales/en/asr.json" with { type: "json" };
 import enAuth from "../../locales/en/auth.json" with { type: "json" };
 import enBilling from "../../locales/en/billing.json" with { type: "json" };
 import enCommon from "../../locales/en/common.json" with { type: "json" };
@@ -14,6 +15,7 @@ import enPatients from "../../locales/en/patients.json" with { type: "json" };
 import enRecorder from "../../locales/en/recorder.json" with { type: "json" };
 import enTemplates from "../../locales/en/templates.json" with { type: "json" };
 import esApp from "../../locales/es/app.json" with { type: "json" };
+import esAsr from "../../locales/es/asr.json" with { type: "json" };
 import esAuth from "../../locales/es/auth.json" with { type: "json" };
 import esBilling from "../../locales/es/billing.json" with { type: "json" };
 import esCommon from "../../locales/es/common.json" with { type: "json" };
@@ -28,6 +30,7 @@ import esPatients from "../../locales/es/patients.json" with { type: "json" };
 import esRecorder from "../../locales/es/recorder.json" with { type: "json" };
 import esTemplates from "../../locales/es/templates.json" with { type: "json" };
 import frApp from "../../locales/fr/app.json" with { type: "json" };
+import frAsr from "../../locales/fr/asr.json" with { type: "json" };
 import frAuth from "../../locales/fr/auth.json" with { type: "json" };
 import frBilling from "../../locales/fr/billing.json" with { type: "json" };
 import frCommon from "../../locales/fr/common.json" with { type: "json" };
@@ -59,6 +62,7 @@ export const resources = {
     notes: enNotes,
     templates: enTemplates,
     patients: enPatients,
+    asr: enAsr,
   },
   fr: {
     common: frCommon,
@@ -75,6 +79,7 @@ export const resources = {
     notes: frNotes,
     templates: frTemplates,
     patients: frPatients,
+    asr: frAsr,
   },
   es: {
     common: esCommon,
@@ -91,5 +96,6 @@ export const resources = {
     notes: esNotes,
     templates: esTemplates,
     patients: esPatients,
+    asr: esAsr,
   },
 } satisfies Resource;

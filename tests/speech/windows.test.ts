@@ -23,7 +23,11 @@ describe("planWindows", () => {
     const policy = { windowSec: 30, overlapSec: 2 };
     // A chooser that takes any point of its range, like quietestPoint on arbitrary audio; the
     // range's far end is the worst case for settling.
-    for (const pick of [(_t: number, _min: number, max: number) => max, (_t: number, min: number) => min, (t: number) => t + 1.7]) {
+    for (const pick of [
+      (_t: number, _min: number, max: number) => max,
+      (_t: number, min: number) => min,
+      (t: number) => t + 1.7,
+    ]) {
       const final = planWindows(300, policy, pick);
       for (const window of final.slice(0, -1)) {
         expect(window.settlesAt).toBeGreaterThanOrEqual(window.end);
