@@ -9,7 +9,7 @@
 //     probable n-grams so pocketsphinx loads and searches it fast.
 // The validation splits (the bench's evaluation set) are never read here.
 //
-//   node scripts/build-conversation-lm.ts [--general-words 30000] [--bigrams 400000] [--trigrams 300000] [--lambda L]
+//   node scripts/build-conversation-lm.ts [--general-words 30000] [--bigrams 400000] [--trigrams 300000] [--lambda L] [--out DIR]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -39,10 +39,12 @@ const { values: opts } = parseArgs({
     bigrams: { type: "string", default: "400000" },
     trigrams: { type: "string", default: "300000" },
     lambda: { type: "string" },
+    /** Another folder, to try limits without touching the committed model. */
+    out: { type: "string" },
   },
 });
 const root = resolve(import.meta.dirname, "..");
-const outDir = join(root, "app/services/speech/conversation-lm");
+const outDir = opts.out ? resolve(opts.out) : join(root, "app/services/speech/conversation-lm");
 const STOCK_DIR = "/usr/share/pocketsphinx/model/en-us";
 const log = (message: string) => console.log(`[${(performance.now() / 1000).toFixed(1)} s] ${message}`);
 

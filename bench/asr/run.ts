@@ -427,6 +427,18 @@ async function main(): Promise<number> {
               ? "  ← the default is not the best model on real and conversational speech"
               : ""),
         );
+        // Issue 15's rule for a new default: never worse than the stock model on any set.
+        const stockRows = rows.filter((r) => r.engine === "pocketsphinx/stock");
+        for (const h of headline.filter((x) => x.engine !== "pocketsphinx/stock")) {
+          const worse = stockRows
+            .map((stock) => ({ stock, other: rows.find((r) => r.engine === h.engine && r.set === stock.set) }))
+            .filter(({ stock, other }) => other && other.wer > stock.wer)
+            .map(({ stock, other }) => `${stock.set} ${other?.wer.toFixed(3)} > ${stock.wer.toFixed(3)}`);
+          if (stockRows.length > 0)
+            console.log(
+              `${h.engine}: ${worse.length === 0 ? "never worse than stock on any set" : `worse than stock on ${worse.join(", ")}`}`,
+            );
+        }
       }
     }
 

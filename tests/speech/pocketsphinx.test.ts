@@ -16,6 +16,7 @@ import { makeTempDir, readSentences, speak } from "#tests/speech/synth.ts";
 // so they sit above the measured value by a margin for other espeak-ng/pocketsphinx builds only.
 const LONG_CLIP_MAX_WER = 0.2; // measured 0.116 (en-us+klatt, 20 held-out sentences, 76.5 s)
 const SHORT_CLIP_MAX_WER = 0.35; // measured 0.212 (3 development sentences; stock model 0.606)
+const CONVERSATION_SHORT_CLIP_MAX_WER = 0.5; // measured 0.242 (the same 3 development sentences; stock 0.606)
 const LIBRIVOX_MAX_WER = 0.4; // measured 0.222 (6 errors / 27 words), stock model (the default), 2 LibriVox clips
 
 const heldOut = readSentences("bench/asr/clinical-sentences.txt").slice(0, 20);
@@ -98,6 +99,14 @@ describe("pocketsphinx engine (clinical model)", { timeout: DECODE_TIMEOUT_MS },
     expect(clinicalWer).toBeLessThan(SHORT_CLIP_MAX_WER);
     expect(clinicalWer).toBeLessThan(stockWer - 0.2);
     expect(stockResult.model).toBe("en-us-stock");
+  });
+
+  it("the conversation model (issue 15, opt-in) loads its gzipped ARPA and transcribes clinical speech", async () => {
+    const engine = createPocketsphinxEngine({ languageModel: "conversation" });
+    const result = await engine.transcribe(shortClip.path, { language: "en" });
+    expect(result.model).toBe("en-us-conversation");
+    expect(parseSpeechEnv({ ASR_POCKETSPHINX_MODEL: "conversation" }).ASR_POCKETSPHINX_MODEL).toBe("conversation");
+    expect(wer(dev.join(" "), result.text)).toBeLessThan(CONVERSATION_SHORT_CLIP_MAX_WER);
   });
 
   it("accepts the WAV as bytes", async () => {
