@@ -56,7 +56,11 @@ export function conversationModelDir(): string {
   return committedModelDir("conversation-lm", "conversation.dict");
 }
 
-export function resolveLanguageModel(model: PocketsphinxLanguageModel = "stock"): { lm: string; dict: string; name: string } {
+export function resolveLanguageModel(model: PocketsphinxLanguageModel = "conversation"): {
+  lm: string;
+  dict: string;
+  name: string;
+} {
   if (model === "stock") {
     return {
       lm: join(POCKETSPHINX_MODEL_DIR, "en-us.lm.bin"),
