@@ -138,6 +138,8 @@ export interface TranscriptSegmentRow {
   start: number;
   end: number;
   text: string;
+  /** Issue 15: the engine's 0–1 confidence per word of `text` (speech/confidence.ts), when it gives one. */
+  confidence?: number[];
 }
 
 export interface PatientsTable {

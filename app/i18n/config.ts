@@ -22,6 +22,7 @@ export const NAMESPACES = [
   "rag",
   "perio",
   "coding",
+  "asr",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

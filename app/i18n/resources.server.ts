@@ -1,5 +1,6 @@
 import type { Resource } from "i18next";
 import enApp from "../../locales/en/app.json" with { type: "json" };
+import enAsr from "../../locales/en/asr.json" with { type: "json" };
 import enAuth from "../../locales/en/auth.json" with { type: "json" };
 import enBilling from "../../locales/en/billing.json" with { type: "json" };
 import enCoding from "../../locales/en/coding.json" with { type: "json" };
@@ -18,6 +19,7 @@ import enRecorder from "../../locales/en/recorder.json" with { type: "json" };
 import enTemplates from "../../locales/en/templates.json" with { type: "json" };
 import enUi from "../../locales/en/ui.json" with { type: "json" };
 import esApp from "../../locales/es/app.json" with { type: "json" };
+import esAsr from "../../locales/es/asr.json" with { type: "json" };
 import esAuth from "../../locales/es/auth.json" with { type: "json" };
 import esBilling from "../../locales/es/billing.json" with { type: "json" };
 import esCoding from "../../locales/es/coding.json" with { type: "json" };
@@ -36,6 +38,7 @@ import esRecorder from "../../locales/es/recorder.json" with { type: "json" };
 import esTemplates from "../../locales/es/templates.json" with { type: "json" };
 import esUi from "../../locales/es/ui.json" with { type: "json" };
 import frApp from "../../locales/fr/app.json" with { type: "json" };
+import frAsr from "../../locales/fr/asr.json" with { type: "json" };
 import frAuth from "../../locales/fr/auth.json" with { type: "json" };
 import frBilling from "../../locales/fr/billing.json" with { type: "json" };
 import frCoding from "../../locales/fr/coding.json" with { type: "json" };
@@ -75,6 +78,7 @@ export const resources = {
     rag: enRag,
     perio: enPerio,
     coding: enCoding,
+    asr: enAsr,
   },
   fr: {
     common: frCommon,
@@ -95,6 +99,7 @@ export const resources = {
     rag: frRag,
     perio: frPerio,
     coding: frCoding,
+    asr: frAsr,
   },
   es: {
     common: esCommon,
@@ -115,5 +120,6 @@ export const resources = {
     rag: esRag,
     perio: esPerio,
     coding: esCoding,
+    asr: esAsr,
   },
 } satisfies Resource;

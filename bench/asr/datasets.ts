@@ -177,6 +177,64 @@ function speakerOf(tag: string): Turn["speaker"] {
   return t === "doctor" ? "doctor" : t === "patient" ? "patient" : "other";
 }
 
+/**
+ * What a dialogue may be used for, fixed so the conversation LM and the bench never share one
+ * (docs/speech.md "Conversation language model"): the corpora's validation splits are the bench's
+ * evaluation set; one train dialogue in ten (FNV-1a of "corpus/id") is held out to tune the
+ * mixture and decoder weights; the rest (and MTS-Dialog's back-translations of them) train the LM.
+ */
+export type DialogueRole = "train" | "tune" | "eval";
+
+export function dialogueRole(corpus: Dialogue["corpus"], split: Dialogue["split"], id: string): DialogueRole {
+  if (split === "valid") return "eval";
+  let hash = 0x811c9dc5;
+  for (const char of `${corpus}/${id}`) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 0x01000193) >>> 0;
+  return hash % 10 === 0 ? "tune" : "train";
+}
+
+/** Every train and valid dialogue of both corpora (empty when the shared data is absent). */
+export function allDialogues(): Dialogue[] {
+  return [...aciDialogues(), ...mtsDialogues()];
+}
+
+/**
+ * MTS-Dialog's back-translated training dialogues (EN→FR→EN, EN→ES→EN): each file repeats the
+ * original training rows (numeric ID) and adds paraphrases ("TR=…" IDs) whose source row is not
+ * recorded, so the build drops any that shares a sentence with a held-out dialogue.
+ */
+export function mtsAugmentedDialogues(): Dialogue[] {
+  const dir = join(SHARED_DATA, "mts-dialog", "augmented");
+  if (!existsSync(dir)) return [];
+  const dialogues: Dialogue[] = [];
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".csv"))
+    .sort()) {
+    const [header = [], ...rows] = parseCsv(readFileSync(join(dir, file), "utf8"));
+    const col = (name: string) => header.indexOf(name);
+    for (const row of rows) {
+      const id = row[col("ID")] ?? "";
+      // Back-translations often put both speakers on one line.
+      const text = (row[col("dialogue")] ?? "").replace(/\s+(Doctor|Patient)\s*:/g, "\n$1:");
+      const turns: Turn[] = [];
+      for (const line of text.split(/\r?\n/)) {
+        const match = /^\s*([A-Za-z_0-9]+)\s*:\s*(.*)$/.exec(line);
+        if (!match) continue;
+        const sentences = turnSentences(match[2] ?? "");
+        if (sentences.length > 0) turns.push({ speaker: speakerOf(match[1] ?? ""), sentences });
+      }
+      if (id && turns.length > 0)
+        dialogues.push({
+          corpus: "mts-dialog",
+          split: "train",
+          id: `${file}:${id}`,
+          subset: row[col("section_header")] ?? "",
+          turns,
+        });
+    }
+  }
+  return dialogues;
+}
+
 function aciDialogues(): Dialogue[] {
   const dir = join(SHARED_DATA, "aci-bench", "challenge_data");
   const dialogues: Dialogue[] = [];
@@ -269,6 +327,8 @@ export interface ConversationOptions {
   seed: number;
   /** [voice A, voice B]: doctor A / patient B in even-numbered samples, swapped in odd ones. */
   voices: readonly [string, string];
+  /** Which dialogues to draw from (dialogueRole): the bench's "eval" unless tuning. */
+  role?: DialogueRole;
 }
 
 export interface ConversationSelection {
@@ -294,8 +354,10 @@ export function selectConversations(options: ConversationOptions): ConversationS
       if (sentence) excluded.push({ corpus: d.corpus, split: d.split, id: d.id, sentence });
       return !sentence;
     });
-  const aci = keep(aciDialogues());
-  const mts = keep(mtsDialogues());
+  // Only the evaluation split: the conversation LM trained on the rest (dialogueRole).
+  const evaluation = (d: Dialogue) => dialogueRole(d.corpus, d.split, d.id) === (options.role ?? "eval");
+  const aci = keep(aciDialogues().filter(evaluation));
+  const mts = keep(mtsDialogues().filter(evaluation));
   const random = seededRandom(options.seed);
   const aciCount = Math.ceil(options.count / 2);
   const mtsCount = options.count - aciCount;

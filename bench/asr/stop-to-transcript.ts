@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEngineRegistry, type SpeechEngine } from "#app/services/speech/engine.ts";
 import { createLiveTranscribePort, createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
+import { readWavInfo } from "#app/services/speech/wav.server.ts";
 import { memoryWindowCache } from "#app/services/speech/window-cache.ts";
 
 export interface StopToTranscript {
@@ -17,8 +18,16 @@ export interface StopToTranscript {
   batchSec: number;
   /** Seconds from Stop to transcript with the windows decoded while recording reused. */
   streamingSec: number;
+  /**
+   * CPU seconds the decoders and ffmpeg used after Stop (children's cutime + cstime): unlike the
+   * wall figures, independent of what else the machine runs.
+   */
+  streamingCpuSec: number;
+  batchCpuSec: number;
   windowsTotal: number;
   windowsAfterStop: number;
+  /** Seconds of audio decoded after Stop: what the wait costs, whatever the engine's speed or the load. */
+  audioAfterStopSec: number;
   /** Live passes and the longest one (must stay well under the ~10 s between passes). */
   livePasses: number;
   longestLivePassSec: number;
@@ -26,20 +35,33 @@ export interface StopToTranscript {
 }
 
 const CHUNK_SEC = 5;
+
+/** cutime + cstime of this process's finished children (/proc/self/stat), in seconds. */
+function childCpuSec(): number {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
 const PASS_EVERY_CHUNKS = 2;
 
-function countingEngine(engine: SpeechEngine): SpeechEngine & { decodes: number } {
-  const counted = Object.create(engine) as SpeechEngine & { decodes: number };
+function countingEngine(engine: SpeechEngine): SpeechEngine & { decodes: number; audioSec: number } {
+  const counted = Object.create(engine) as SpeechEngine & { decodes: number; audioSec: number };
   counted.decodes = 0;
-  counted.transcribe = (audio, options) => {
+  counted.audioSec = 0;
+  counted.transcribe = async (audio, options) => {
     counted.decodes += 1;
+    if (typeof audio === "string") counted.audioSec += (await readWavInfo(audio)).durationSec;
     return engine.transcribe(audio, options);
   };
   return counted;
 }
 
-export async function stopToTranscript(engine: SpeechEngine, clips: string[], directory: string): Promise<StopToTranscript> {
-  const audioSec = 300;
+export async function stopToTranscript(
+  engine: SpeechEngine,
+  clips: string[],
+  directory: string,
+  audioSec = 300,
+): Promise<StopToTranscript> {
   const list = join(directory, "concat.txt");
   writeFileSync(list, Array.from({ length: 6 }, () => clips.map((p) => `file '${p}'`).join("\n")).join("\n"));
   const recording = join(directory, "visit-5min.webm");
@@ -52,8 +74,10 @@ export async function stopToTranscript(engine: SpeechEngine, clips: string[], di
 
   const batchEngine = countingEngine(engine);
   const t0 = performance.now();
+  const c0 = childCpuSec();
   const batch = await createTranscribePort(createEngineRegistry([batchEngine]))(recording, "en", {});
   const batchSec = (performance.now() - t0) / 1000;
+  const batchCpuSec = childCpuSec() - c0;
 
   const liveEngine = countingEngine(engine);
   const registry = createEngineRegistry([liveEngine]);
@@ -70,16 +94,22 @@ export async function stopToTranscript(engine: SpeechEngine, clips: string[], di
     livePasses += 1;
   }
   const beforeStop = liveEngine.decodes;
+  const audioBeforeStop = liveEngine.audioSec;
   const t1 = performance.now();
+  const c1 = childCpuSec();
   const streamed = await createTranscribePort(registry)(recording, "en", { cache });
   const streamingSec = (performance.now() - t1) / 1000;
+  const streamingCpuSec = childCpuSec() - c1;
 
   return {
     audioSec,
     batchSec,
     streamingSec,
+    batchCpuSec,
+    streamingCpuSec,
     windowsTotal: batchEngine.decodes,
     windowsAfterStop: liveEngine.decodes - beforeStop,
+    audioAfterStopSec: Math.round((liveEngine.audioSec - audioBeforeStop) * 10) / 10,
     livePasses,
     longestLivePassSec,
     sameTranscript: streamed.text === batch.text,

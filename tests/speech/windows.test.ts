@@ -19,6 +19,26 @@ describe("planWindows", () => {
     expect(planWindows(12.5, { windowSec: 30, overlapSec: 2 })).toEqual([{ index: 0, start: 0, end: 12.5, from: 0, to: 12.5 }]);
   });
 
+  it("a window is final once the recording reaches its settlesAt, wherever the pauses fall", () => {
+    const policy = { windowSec: 30, overlapSec: 2 };
+    // A chooser that takes any point of its range, like quietestPoint on arbitrary audio; the
+    // range's far end is the worst case for settling.
+    for (const pick of [
+      (_t: number, _min: number, max: number) => max,
+      (_t: number, min: number) => min,
+      (t: number) => t + 1.7,
+    ]) {
+      const final = planWindows(300, policy, pick);
+      for (const window of final.slice(0, -1)) {
+        expect(window.settlesAt).toBeGreaterThanOrEqual(window.end);
+        // The recording as it was when this window settled plans the same window.
+        const early = planWindows(window.settlesAt as number, policy, pick);
+        expect(early[window.index]).toEqual(window);
+      }
+      expect(final.at(-1)?.settlesAt).toBeUndefined();
+    }
+  });
+
   it("covers long audio with windows that overlap by the policy and trusted spans that tile it", () => {
     const windows = planWindows(95, { windowSec: 30, overlapSec: 2 });
     expect(windows.map((w) => [w.start, w.end, w.from, w.to])).toEqual([

@@ -13,7 +13,7 @@ describe("speech and storage settings in the validated environment", () => {
       ASR_OPENAI_MODEL: "whisper-1",
       ASR_OPENAI_LANGUAGES: ["en", "fr", "es"],
       ASR_OPENAI_TIMEOUT_MS: 300_000,
-      ASR_POCKETSPHINX_MODEL: "stock",
+      ASR_POCKETSPHINX_MODEL: "conversation",
     });
     expect(createSpeechRegistry(env).engines.map((e) => e.id)).toEqual(["pocketsphinx"]);
     expect(storageConfig(env).kind).toBe("local");
@@ -53,7 +53,7 @@ describe("speech and storage settings in the validated environment", () => {
     expect(bad({ ASR_OPENAI_BASE_URL: "ftp://asr.example" })).toThrow(/ASR_OPENAI_BASE_URL: must be an http\(s\) URL/);
     expect(bad({ ASR_OPENAI_TIMEOUT_MS: "500" })).toThrow(/ASR_OPENAI_TIMEOUT_MS: must be at least 1000/);
     expect(bad({ ASR_OPENAI_LANGUAGES: "en,french" })).toThrow(/ASR_OPENAI_LANGUAGES.*language codes/);
-    expect(bad({ ASR_POCKETSPHINX_MODEL: "/srv/lm" })).toThrow(/ASR_POCKETSPHINX_MODEL: must be clinical, stock/);
+    expect(bad({ ASR_POCKETSPHINX_MODEL: "/srv/lm" })).toThrow(/ASR_POCKETSPHINX_MODEL: must be stock, conversation, clinical/);
   });
 
   it("stops at boot on a bad S3_* value, naming it", () => {

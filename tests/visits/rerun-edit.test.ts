@@ -259,6 +259,36 @@ describeEachDatabase("transcript re-runs and edits", (target) => {
     expect((await loadPage("owner", id)).transcript.original?.version).toBe(1);
   });
 
+  it("word confidences (issue 15) are stored with the engine's version, shown by the page, and dropped from a segment the clinician edits", async () => {
+    const transcribe: TranscribePort = async () => ({
+      text: "take lisinopril daily",
+      segments: [
+        { start: 0, end: 1.5, text: "take lisinopril", confidence: [0.98, 0.31] },
+        { start: 1.5, end: 3, text: "daily", confidence: [0.9] },
+      ],
+      engine: "fake",
+      model: "fake-1",
+    });
+    const id = await uploadedVisit(h);
+    expect(await handleTranscribeVisit(job(id), deps(transcribe))).toBe("transcribed");
+    expect((await versions(id))[0]?.segments).toEqual([
+      { start: 0, end: 1.5, text: "take lisinopril", confidence: [0.98, 0.31] },
+      { start: 1.5, end: 3, text: "daily", confidence: [0.9] },
+    ]);
+    expect((await loadPage("clinician", id)).visit.transcription?.segments[0]).toEqual({
+      start: 0,
+      end: 1.5,
+      text: "take lisinopril",
+      confidence: [0.98, 0.31],
+    });
+
+    expect((await edit("clinician", id, 1, ["take lisinopril", "twice daily"])).status).toBe(302);
+    expect((await versions(id))[1]?.segments).toEqual([
+      { start: 0, end: 1.5, text: "take lisinopril", confidence: [0.98, 0.31] },
+      { start: 1.5, end: 3, text: "twice daily" },
+    ]);
+  });
+
   it("an edit of an older version, a wrong segment count, an empty text or no change adds nothing", async () => {
     const id = await transcribedVisit();
     expect((await edit("clinician", id, 1, ["a", "b"])).status).toBe(302);

@@ -1,11 +1,42 @@
 import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { elapsedDateTime, formatElapsed } from "#app/components/recorder/format.ts";
+import { markedWords } from "#app/services/speech/confidence.ts";
 
 export interface Segment {
   start: number;
   end: number;
   text: string;
+  /** Per-word engine confidence (issue 15): words below LOW_CONFIDENCE are marked for checking. */
+  confidence?: number[];
+}
+
+/** The segment's text, its low-confidence words marked (dotted underline, tinted) with a tooltip and screen-reader hint. */
+function SegmentText({ segment, hint }: { segment: Segment; hint: string }) {
+  if (!segment.confidence) return <>{segment.text}</>;
+  const words = markedWords(segment.text, segment.confidence);
+  return (
+    <>
+      {words.map((w, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: words of a fixed text, in order
+        <span key={i}>
+          {i > 0 ? " " : null}
+          {w.low ? (
+            <mark
+              className="rounded-sm bg-warning-soft text-fg underline decoration-warning decoration-dotted underline-offset-2"
+              title={hint}
+              data-testid="low-confidence-word"
+            >
+              {w.word}
+              <span className="sr-only"> ({hint})</span>
+            </mark>
+          ) : (
+            w.word
+          )}
+        </span>
+      ))}
+    </>
+  );
 }
 
 /**
@@ -24,32 +55,42 @@ export function TranscriptSegments({
   testId?: string;
 }) {
   const { t } = useTranslation("app");
+  const { t: tAsr } = useTranslation("asr");
+  const hint = tAsr("lowConfidence.word");
+  const anyLow = segments.some((s) => markedWords(s.text, s.confidence).some((w) => w.low));
   return (
-    <ol className="transcript-segments" data-testid={testId}>
-      {segments.map((segment) => {
-        const time = <time dateTime={elapsedDateTime(segment.start * 1000)}>{formatElapsed(segment.start * 1000)}</time>;
-        const seek = (event: MouseEvent<HTMLAnchorElement>) => {
-          event.preventDefault();
-          onSeek(segment.start);
-        };
-        return (
-          <li key={`${segment.start}-${segment.end}`} data-start={segment.start}>
-            {audioUrl ? (
-              <a
-                href={`${audioUrl}#t=${segment.start}`}
-                onClick={seek}
-                data-testid="segment-seek"
-                aria-label={t("visits.player.playFrom", { time: formatElapsed(segment.start * 1000) })}
-              >
-                {time}
-              </a>
-            ) : (
-              time
-            )}{" "}
-            {segment.text}
-          </li>
-        );
-      })}
-    </ol>
+    <>
+      {anyLow ? (
+        <p className="text-sm text-muted" data-testid="low-confidence-legend">
+          {tAsr("lowConfidence.legend")}
+        </p>
+      ) : null}
+      <ol className="transcript-segments" data-testid={testId}>
+        {segments.map((segment) => {
+          const time = <time dateTime={elapsedDateTime(segment.start * 1000)}>{formatElapsed(segment.start * 1000)}</time>;
+          const seek = (event: MouseEvent<HTMLAnchorElement>) => {
+            event.preventDefault();
+            onSeek(segment.start);
+          };
+          return (
+            <li key={`${segment.start}-${segment.end}`} data-start={segment.start}>
+              {audioUrl ? (
+                <a
+                  href={`${audioUrl}#t=${segment.start}`}
+                  onClick={seek}
+                  data-testid="segment-seek"
+                  aria-label={t("visits.player.playFrom", { time: formatElapsed(segment.start * 1000) })}
+                >
+                  {time}
+                </a>
+              ) : (
+                time
+              )}{" "}
+              <SegmentText segment={segment} hint={hint} />
+            </li>
+          );
+        })}
+      </ol>
+    </>
   );
 }

@@ -15,7 +15,7 @@ import { TranscribeVisitPayloadSchema } from "./queues.ts";
 /** What a speech engine gives back (app/services/speech's TranscriptResult satisfies it). */
 export interface TranscriptionResult {
   text: string;
-  segments: readonly { start: number; end: number; text: string }[];
+  segments: readonly { start: number; end: number; text: string; confidence?: number[] }[];
   engine: string;
   model?: string | null;
 }
@@ -176,7 +176,11 @@ export async function handleTranscribeVisit(job: TranscribeJob, deps: Transcribe
       model: result.model ?? null,
       language: visit.language,
       text: result.text,
-      segments: result.segments.map((s) => ({ start: s.start, end: s.end, text: s.text })),
+      segments: result.segments.map((s) =>
+        s.confidence
+          ? { start: s.start, end: s.end, text: s.text, confidence: s.confidence }
+          : { start: s.start, end: s.end, text: s.text },
+      ),
       audioSha256: start.sha256,
       round: start.round,
       createdBy: null,

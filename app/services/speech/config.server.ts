@@ -14,9 +14,10 @@ export function parseSpeechEnv(source: Record<string, string | undefined>): Spee
 }
 
 function pocketsphinxModel(value: string): PocketsphinxLanguageModel {
-  if (value === "clinical" || value === "stock") return value;
+  if (value === "clinical" || value === "stock" || value === "conversation") return value;
   const [lm, dict] = value.split(":");
-  if (!lm || !dict) throw new Error(`ASR_POCKETSPHINX_MODEL must be clinical, stock or <lm>:<dict>, got "${value}"`);
+  if (!lm || !dict)
+    throw new Error(`ASR_POCKETSPHINX_MODEL must be stock, conversation, clinical or <lm>:<dict>, got "${value}"`);
   return { lm, dict, name: "custom" };
 }
 

@@ -47,16 +47,16 @@ export const SpeechEnvShape = {
     z.coerce.number().int().min(1000, "must be at least 1000 (ms)").default(300_000),
   ),
   /**
-   * "stock" (default), "clinical", or "<lm path>:<dict path>". Stock is the default because it is
-   * the better model on real and conversational speech (docs/speech.md "Measured", bench/asr).
+   * "conversation" (default), "stock", "clinical", or "<lm path>:<dict path>". The default is the
+   * model never worse than stock on any bench set and best on conversations (docs/speech.md "Measured", bench/asr).
    */
   ASR_POCKETSPHINX_MODEL: z.preprocess(
     emptyAsUndefined,
     z
       .string()
-      .default("stock")
-      .refine((v) => v === "clinical" || v === "stock" || /^[^:]+:[^:]+$/.test(v), {
-        message: "must be clinical, stock or <lm path>:<dict path>",
+      .default("conversation")
+      .refine((v) => v === "clinical" || v === "stock" || v === "conversation" || /^[^:]+:[^:]+$/.test(v), {
+        message: "must be stock, conversation, clinical or <lm path>:<dict path>",
       }),
   ),
 };

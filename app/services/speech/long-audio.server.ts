@@ -12,13 +12,7 @@ import type {
 import { abortError } from "#app/services/speech/errors.ts";
 import { energyEnvelope, extractWavRange, quietestPoint, readWavInfo } from "#app/services/speech/wav.server.ts";
 import type { CachedWindow, WindowCache } from "#app/services/speech/window-cache.ts";
-import {
-  type AudioWindow,
-  absoluteTrustedSegments,
-  MAX_CUT_SLACK_SEC,
-  makeMonotonic,
-  planWindows,
-} from "#app/services/speech/windows.ts";
+import { type AudioWindow, absoluteTrustedSegments, makeMonotonic, planWindows } from "#app/services/speech/windows.ts";
 
 export interface LongTranscribeOptions extends TranscribeOptions {
   /** Defaults to the engine's own policy. */
@@ -73,22 +67,26 @@ export async function transcribeLongAudio(
  * While a visit is still recording (issue 5 "Transcribe while recording"): decodes, into the
  * cache, each window of the audio so far that the finished recording will cut the same way, so
  * after Stop only the last windows remain. A window is settled once its cut at a pause can no
- * longer move: the audio reaches past the farthest place that cut could have gone, with a second
- * to spare for the decoder's last samples. Returns how many windows were decoded now.
+ * longer move: the audio reaches past the end of the range that cut was searched in (settlesAt,
+ * from the cut's nominal place, not the conservative "chosen cut + twice the slack" used before:
+ * about 5 s less audio left after Stop on average), with a second to spare for the decoder's last
+ * samples. Returns how many windows were decoded now.
  */
 export async function transcribeSettledWindows(
   engine: SpeechEngine,
   wavPath: string,
   options: TranscribeOptions & { cache: WindowCache; window?: WindowPolicy },
 ): Promise<{ decoded: number; settled: number }> {
-  const { windows, durationSec, policy } = await planAudio(engine, wavPath, options.window);
-  const reach = 2 * Math.min((policy.windowSec - policy.overlapSec) / 4, MAX_CUT_SLACK_SEC) + policy.overlapSec / 2 + 1;
-  // The last window always grows with the recording, so it is never settled.
-  const settled = windows.slice(0, -1).filter((w) => w.to + reach <= durationSec);
+  const { windows, durationSec } = await planAudio(engine, wavPath, options.window);
+  // The last window always grows with the recording, so it is never settled (it has no settlesAt).
+  const settled = windows.filter((w) => w.settlesAt !== undefined && w.settlesAt + DECODER_TAIL_SEC <= durationSec);
   let decoded = 0;
   await eachWindow(engine, wavPath, settled, { ...options, onDecoded: () => (decoded += 1) }, () => {});
   return { decoded, settled: settled.length };
 }
+
+/** Audio past a window's end that the decoder of a growing recording must see before it is final. */
+const DECODER_TAIL_SEC = 1;
 
 async function planAudio(engine: SpeechEngine, wavPath: string, window?: WindowPolicy) {
   const info = await readWavInfo(wavPath);

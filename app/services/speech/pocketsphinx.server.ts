@@ -24,9 +24,10 @@ export const POCKETSPHINX_MODEL_DIR = "/usr/share/pocketsphinx/model/en-us";
 /**
  * "stock": Debian's general English LM and cmudict (default: the better model on real and
  * conversational speech, docs/speech.md "Measured"); "clinical": the project's LM + dictionary,
- * better only on scripted dictation in its corpus's style.
+ * better only on scripted dictation in its corpus's style; "conversation": clinical dialogue text
+ * interpolated with the stock LM (scripts/build-conversation-lm.ts).
  */
-export type PocketsphinxLanguageModel = "clinical" | "stock" | { lm: string; dict: string; name: string };
+export type PocketsphinxLanguageModel = "clinical" | "stock" | "conversation" | { lm: string; dict: string; name: string };
 
 export interface PocketsphinxConfig {
   binary?: string;
@@ -41,19 +42,35 @@ export interface PocketsphinxConfig {
   maxConcurrent?: number;
 }
 
-/** The committed clinical model, found beside this module in the source tree or from the working directory in a build. */
-export function clinicalModelDir(): string {
-  const candidates = [fileURLToPath(new URL("./clinical-lm/", import.meta.url)), resolve("app/services/speech/clinical-lm")];
-  return candidates.find((dir) => existsSync(join(dir, "clinical.dict"))) ?? (candidates[1] as string);
+/** A committed model folder, found beside this module in the source tree or from the working directory in a build. */
+function committedModelDir(folder: string, probe: string): string {
+  const candidates = [fileURLToPath(new URL(`./${folder}/`, import.meta.url)), resolve(`app/services/speech/${folder}`)];
+  return candidates.find((dir) => existsSync(join(dir, probe))) ?? (candidates[1] as string);
 }
 
-export function resolveLanguageModel(model: PocketsphinxLanguageModel = "stock"): { lm: string; dict: string; name: string } {
+export function clinicalModelDir(): string {
+  return committedModelDir("clinical-lm", "clinical.dict");
+}
+
+export function conversationModelDir(): string {
+  return committedModelDir("conversation-lm", "conversation.dict");
+}
+
+export function resolveLanguageModel(model: PocketsphinxLanguageModel = "conversation"): {
+  lm: string;
+  dict: string;
+  name: string;
+} {
   if (model === "stock") {
     return {
       lm: join(POCKETSPHINX_MODEL_DIR, "en-us.lm.bin"),
       dict: join(POCKETSPHINX_MODEL_DIR, "cmudict-en-us.dict"),
       name: "en-us-stock",
     };
+  }
+  if (model === "conversation") {
+    const dir = conversationModelDir();
+    return { lm: join(dir, "conversation.arpa.gz"), dict: join(dir, "conversation.dict"), name: "en-us-conversation" };
   }
   if (model === "clinical") {
     const dir = clinicalModelDir();

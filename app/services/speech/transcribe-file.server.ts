@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { LiveTranscribePort } from "#app/services/jobs/transcribe-live.server.ts";
 import type { TranscribePort } from "#app/services/jobs/transcribe-visit.server.ts";
 import { normaliseAudio } from "./audio.server.ts";
+import { segmentConfidence } from "./confidence.ts";
 import type { EngineRegistry } from "./engine.ts";
 import { transcribeLongAudio, transcribeSettledWindows } from "./long-audio.server.ts";
 
@@ -26,7 +27,12 @@ export function createTranscribePort(registry: EngineRegistry): TranscribePort {
       });
       return {
         text: result.text,
-        segments: result.segments.map((s) => ({ start: s.start, end: s.end, text: s.text })),
+        segments: result.segments.map((s) => {
+          const confidence = segmentConfidence(s.text, s.words);
+          return confidence
+            ? { start: s.start, end: s.end, text: s.text, confidence }
+            : { start: s.start, end: s.end, text: s.text };
+        }),
         engine: result.engine,
         model: result.model ?? null,
       };

@@ -8,6 +8,12 @@ export interface AudioWindow {
   /** The span this window's words are kept for; consecutive windows' spans tile the audio. */
   from: number;
   to: number;
+  /**
+   * How long the recording must be for this window (its cut at `to`, its audio up to `end`) to be
+   * what the finished recording gives, whatever follows: the cut's search range then lies wholly
+   * inside the audio. Absent on the last window, which always grows with the recording.
+   */
+  settlesAt?: number;
 }
 
 /** How far a cut may move from its nominal place to find a pause: speakers pause every few seconds. */
@@ -34,19 +40,29 @@ export function planWindows(durationSec: number, policy: WindowPolicy, chooseCut
   // Room to move a cut to a pause; windows stay under windowSec + 2 × slack.
   const slack = Math.min(stride / 4, MAX_CUT_SLACK_SEC);
   const cuts: number[] = [];
+  const settles: number[] = [];
   for (let target = stride + margin; target < duration - margin; target += stride) {
     const previous = cuts.at(-1) ?? 0;
     const min = Math.max(previous + stride / 2, target - slack);
     const max = Math.min(duration - margin, target + slack);
     const cut = chooseCut && max > min ? chooseCut(target, min, max) : target;
     cuts.push(round(Math.min(max, Math.max(min, cut))));
+    settles.push(round(target + slack + margin));
   }
   const bounds = [0, ...cuts, round(duration)];
   const windows: AudioWindow[] = [];
   for (let i = 0; i + 1 < bounds.length; i++) {
     const from = bounds[i] as number;
     const to = bounds[i + 1] as number;
-    windows.push({ index: i, start: round(Math.max(0, from - margin)), end: round(Math.min(duration, to + margin)), from, to });
+    const window: AudioWindow = {
+      index: i,
+      start: round(Math.max(0, from - margin)),
+      end: round(Math.min(duration, to + margin)),
+      from,
+      to,
+    };
+    if (i < cuts.length) window.settlesAt = settles[i] as number;
+    windows.push(window);
   }
   return windows;
 }

@@ -57,7 +57,13 @@ function editedContent(base: TranscriptionView, edit: TranscriptEdit): { text: s
     const texts = edit.segments;
     // An emptied segment is a deletion: its words were not said, or not worth keeping.
     const segments = base.segments
-      .map((s, i) => ({ start: s.start, end: s.end, text: (texts[i] ?? "").replace(/\s+/g, " ").trim() }))
+      .map((s, i): TranscriptSegmentRow => {
+        const text = (texts[i] ?? "").replace(/\s+/g, " ").trim();
+        // The engine's word confidences describe its words: an edited segment is the clinician's.
+        return s.confidence && text === s.text
+          ? { start: s.start, end: s.end, text, confidence: s.confidence }
+          : { start: s.start, end: s.end, text };
+      })
       .filter((s) => s.text !== "");
     return { text: segments.map((s) => s.text).join(" "), segments };
   }

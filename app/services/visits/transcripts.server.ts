@@ -3,6 +3,7 @@ import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { TranscriptionSource, TranscriptionStatus, TranscriptSegmentRow, VisitLanguage } from "#app/db/schema.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { validConfidence } from "#app/services/speech/confidence.ts";
 import { checkVisitId, requireClinicalRole } from "./access.server.ts";
 import { loadVisit } from "./visit-rows.server.ts";
 
@@ -19,14 +20,15 @@ export interface TranscriptionView {
   created_at: string;
 }
 
-/** Only the three fields the API promises, whatever an engine stored beside them. */
+/** Only the fields the API promises (word confidences when they still fit the text), whatever an engine stored beside them. */
 function cleanSegments(segments: unknown): TranscriptSegmentRow[] {
   if (!Array.isArray(segments)) return [];
   return segments.flatMap((s) => {
     if (typeof s !== "object" || s === null) return [];
-    const { start, end, text } = s as Record<string, unknown>;
+    const { start, end, text, confidence } = s as Record<string, unknown>;
     if (typeof start !== "number" || typeof end !== "number" || typeof text !== "string") return [];
-    return [{ start, end, text }];
+    const words = validConfidence(text, confidence);
+    return [words ? { start, end, text, confidence: words } : { start, end, text }];
   });
 }
 
