@@ -17,6 +17,7 @@ export default defineConfig({
       "tests/recorder/**/*.test.ts",
       "tests/visits/**/*.test.ts",
       "tests/notes/**/*.test.ts",
+      "tests/dashboard/**/*.test.ts",
       "tests/server/**/*.test.ts",
       "app/**/*.test.ts",
     ],

@@ -1,0 +1,46 @@
+import { sql } from "kysely";
+import type { Database } from "#app/db/database.server.ts";
+
+// Rows for dashboard tests, planted at chosen instants through the owner connection (the app
+// writes its times with the database's clock, which no test can pin).
+
+export async function seedPatient(db: Database, orgId: string, name = "Dashboard patient"): Promise<string> {
+  const { rows } = await sql<{ id: string }>`
+    insert into public.patients (org_id, display_name) values (${orgId}, ${name}) returning id`.execute(db.kysely);
+  const id = rows[0]?.id;
+  if (!id) throw new Error("patient not created");
+  return id;
+}
+
+export interface PlantedVisit {
+  clinician: string | null;
+  createdAt: string;
+  status: "draft" | "recording" | "uploaded" | "transcribing" | "transcribed" | "failed";
+  audioMs?: number;
+  uploadedAt?: string;
+  /** Counts toward the plan's visits this month. */
+  recordingStarted?: boolean;
+  note?: { status: "draft" | "signed"; generatedAt: string; signedAt?: string };
+}
+
+export async function plantVisit(db: Database, orgId: string, patientId: string, v: PlantedVisit): Promise<string> {
+  const { rows } = await sql<{ id: string }>`
+    insert into public.visits (org_id, patient_id, clinician_id, language, consent_at, status, audio_duration_ms,
+                               uploaded_at, recording_started_at, created_at, updated_at)
+    values (${orgId}, ${patientId}, ${v.clinician}, 'en', ${v.createdAt}::timestamptz, ${v.status}, ${v.audioMs ?? null},
+            ${v.uploadedAt ?? null}::timestamptz, ${v.recordingStarted ? v.createdAt : null}::timestamptz,
+            ${v.createdAt}::timestamptz, ${v.createdAt}::timestamptz)
+    returning id`.execute(db.kysely);
+  const visitId = rows[0]?.id;
+  if (!visitId) throw new Error("visit not created");
+  if (v.note) {
+    await sql`insert into public.notes (org_id, visit_id, patient_id, template_id, template, language, status,
+                                        generated_at, signed_at, signed_by, created_by, created_at)
+              values (${orgId}, ${visitId}, ${patientId}, 'builtin:soap', '{}'::jsonb, 'en', ${v.note.status},
+                      ${v.note.generatedAt}::timestamptz, ${v.note.signedAt ?? null}::timestamptz,
+                      ${v.note.signedAt ? v.clinician : null}, ${v.clinician}, ${v.note.generatedAt}::timestamptz)`.execute(
+      db.kysely,
+    );
+  }
+  return visitId;
+}
