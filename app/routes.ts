@@ -51,6 +51,7 @@ export default [
   route("api/templates/:id/export", "routes/resources/api-template-export.ts"),
   // Dashboard figures (issue 16; docs/api.md "Dashboard"): bearer token or session cookie, x-org-id.
   route("api/dashboard", "routes/resources/api-dashboard.ts"),
+  route("api/dashboard/export.csv", "routes/resources/api-dashboard-export.ts"),
   // The organisation switcher and the bootstrap retry (plain form posts; the page reloads in the new org).
   route("_org", "routes/resources/switch-org.ts"),
   // Interface preferences (issue 11): sidebar collapsed, colour theme; plain form posts.

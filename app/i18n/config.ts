@@ -18,6 +18,7 @@ export const NAMESPACES = [
   "templates",
   "notes",
   "patients",
+  "dashboard",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

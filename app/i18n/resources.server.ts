@@ -3,6 +3,7 @@ import enApp from "../../locales/en/app.json" with { type: "json" };
 import enAuth from "../../locales/en/auth.json" with { type: "json" };
 import enBilling from "../../locales/en/billing.json" with { type: "json" };
 import enCommon from "../../locales/en/common.json" with { type: "json" };
+import enDashboard from "../../locales/en/dashboard.json" with { type: "json" };
 import enDev from "../../locales/en/dev.json" with { type: "json" };
 import enErrors from "../../locales/en/errors.json" with { type: "json" };
 import enInvites from "../../locales/en/invites.json" with { type: "json" };
@@ -17,6 +18,7 @@ import esApp from "../../locales/es/app.json" with { type: "json" };
 import esAuth from "../../locales/es/auth.json" with { type: "json" };
 import esBilling from "../../locales/es/billing.json" with { type: "json" };
 import esCommon from "../../locales/es/common.json" with { type: "json" };
+import esDashboard from "../../locales/es/dashboard.json" with { type: "json" };
 import esDev from "../../locales/es/dev.json" with { type: "json" };
 import esErrors from "../../locales/es/errors.json" with { type: "json" };
 import esInvites from "../../locales/es/invites.json" with { type: "json" };
@@ -31,6 +33,7 @@ import frApp from "../../locales/fr/app.json" with { type: "json" };
 import frAuth from "../../locales/fr/auth.json" with { type: "json" };
 import frBilling from "../../locales/fr/billing.json" with { type: "json" };
 import frCommon from "../../locales/fr/common.json" with { type: "json" };
+import frDashboard from "../../locales/fr/dashboard.json" with { type: "json" };
 import frDev from "../../locales/fr/dev.json" with { type: "json" };
 import frErrors from "../../locales/fr/errors.json" with { type: "json" };
 import frInvites from "../../locales/fr/invites.json" with { type: "json" };
@@ -59,6 +62,7 @@ export const resources = {
     notes: enNotes,
     templates: enTemplates,
     patients: enPatients,
+    dashboard: enDashboard,
   },
   fr: {
     common: frCommon,
@@ -75,6 +79,7 @@ export const resources = {
     notes: frNotes,
     templates: frTemplates,
     patients: frPatients,
+    dashboard: frDashboard,
   },
   es: {
     common: esCommon,
@@ -91,5 +96,6 @@ export const resources = {
     notes: esNotes,
     templates: esTemplates,
     patients: esPatients,
+    dashboard: esDashboard,
   },
 } satisfies Resource;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { addDays } from "#app/utils/zoned-time.ts";
-import { DEFAULT_RANGE_DAYS, daysBetween, MAX_RANGE_DAYS, presetRange, RANGE_PRESETS } from "./range.ts";
+import { DEFAULT_RANGE_DAYS, daysBetween, MAX_RANGE_DAYS, presetRange } from "./range.ts";
 
 // The dashboard's query (page and GET /api/dashboard): a preset range or from/to, and a clinician.
 
@@ -9,13 +9,8 @@ const Day = z.iso.date().refine((day) => day >= "2000-01-01" && day <= "2999-12-
 
 export const DashboardRangeQuerySchema = z
   .object({
-    range: z.preprocess(
-      blank,
-      z
-        .enum(RANGE_PRESETS.map(String) as [string, ...string[]])
-        .transform(Number)
-        .optional(),
-    ),
+    // A preset (7, 30, 90 days up to today) wins over from/to; "custom" (the page's choice) uses them.
+    range: z.preprocess(blank, z.enum(["7", "30", "90", "custom"]).optional()),
     from: z.preprocess(blank, Day.optional()),
     to: z.preprocess(blank, Day.optional()),
     // A member's user id, or "all" for the whole practice; absent = the role's default.
@@ -27,11 +22,12 @@ export const DashboardRangeQuerySchema = z
 export type DashboardRangeQuery = z.infer<typeof DashboardRangeQuerySchema>;
 
 /**
- * The days the query asks for: from/to when both are given; `from` alone runs to today (at most a
- * year); `to` alone ends a range of the preset's length; neither is the preset up to today.
+ * The days the query asks for: a preset range; else from/to when both are given; `from` alone runs to today (at most a
+ * year); `to` alone ends a 30-day range; nothing is the last 30 days.
  */
 export function resolveDays(q: DashboardRangeQuery, timezone: string, now: Date): { from: string; to: string } {
-  const days = q.range ?? DEFAULT_RANGE_DAYS;
+  if (q.range && q.range !== "custom") return presetRange(Number(q.range), timezone, now);
+  const days = DEFAULT_RANGE_DAYS;
   if (q.from && q.to) return { from: q.from, to: q.to };
   if (q.from) {
     const today = presetRange(1, timezone, now).to;
