@@ -81,6 +81,7 @@ export function BarChart({
         })}
       </ul>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title`} className="dash-chart-svg">
+        <title>{title}</title>
         {[0, max / 2, max].map((tick) => (
           <g key={tick}>
             <line x1={PAD.left} x2={W - PAD.right} y1={y(tick)} y2={y(tick)} className="dash-grid" />
@@ -94,6 +95,7 @@ export function BarChart({
             const value = s.values[i] ?? 0;
             const label = `${day(date)} — ${s.label}: ${format(value)}`;
             return (
+              // biome-ignore lint/a11y/noStaticElementInteractions: a pointer-only extra; each bar's <title> and the table say the same.
               <rect
                 key={`${date}-${s.key}`}
                 x={PAD.left + i * slot + slot * 0.1 + j * barW}

@@ -1,14 +1,13 @@
 import { type RawBuilder, sql } from "kysely";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { DashboardRange, DayBucket } from "./range.ts";
+import { TODAY_STATUSES, type TodayStatus } from "./stages.ts";
+
+export { TODAY_STATUSES, type TodayStatus };
 
 // The dashboard's figures, each one SQL statement under the actor's row-level security (issue 16).
 // Days arrive as [start, end) instants cut in the organisation's zone (range.ts), joined as a
 // VALUES list, so each day is an index range scan (migration 0021) and DST days are 23/25 hours.
-
-/** Today's visits by where they stand. `coded` needs coding cases (issue 13), not on this branch. */
-export const TODAY_STATUSES = ["recording", "transcribing", "ready_for_note", "draft_to_sign", "signed", "failed"] as const;
-export type TodayStatus = (typeof TODAY_STATUSES)[number];
 
 export interface Scope {
   orgId: string;
