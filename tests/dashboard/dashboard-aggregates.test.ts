@@ -2,7 +2,9 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "#app/db/database.server.ts";
 import type { OrgRole } from "#app/db/schema.ts";
+import { generateActivity } from "#app/db/seed/activity.server.ts";
 import * as dashboardRoute from "#app/routes/resources/api-dashboard.ts";
+import { dashboardCsv } from "#app/services/dashboard/csv.ts";
 import { loadDashboardData } from "#app/services/dashboard/dashboard.server.ts";
 import { userContext } from "#app/services/session/user-context.ts";
 import { TEST_SITE_URL } from "#tests/setup/auth.ts";
@@ -216,5 +218,37 @@ describeEachDatabase("dashboard aggregates", (target) => {
     expect(own.body.queues.failed_transcriptions).toBe(3);
     expect((await get(b.owner, b.orgId, `?clinician_id=${a.users.clinician}`)).body.code).toBe("invalid_clinician");
     expect((await get(b.owner, a.orgId, "")).status).toBe(404);
+  });
+
+  it("the generated activity (demo seed, bench) adds up on the dashboard, and its CSV says the same", async () => {
+    const owner = (await createAuthUser(db)).id;
+    const clinician = (await createAuthUser(db)).id;
+    const orgId = await createOrg(db, [
+      { userId: owner, role: "owner" },
+      { userId: clinician, role: "clinician" },
+    ]);
+    const made = await generateActivity(db, {
+      orgId,
+      clinicians: [owner, clinician],
+      days: 5,
+      visitsPerDay: 4,
+      patients: 3,
+      now: NOW,
+    });
+    expect(made.visits).toBeGreaterThan(12);
+    expect(made.notes).toBeGreaterThan(0);
+    const d = await loadDashboardData({
+      db,
+      actor: { userId: owner },
+      orgId,
+      query: { from: "2024-03-20", to: "2024-04-01" },
+      now: NOW,
+    });
+    const total = (d.series ?? []).reduce((n, day) => n + day.visits, 0);
+    expect(total).toBe(made.visits);
+    expect((d.per_clinician ?? []).reduce((n, c) => n + c.visits, 0)).toBe(made.visits);
+    const csv = dashboardCsv(d, "series").trim().split("\r\n");
+    expect(csv[0]).toBe("date,visits,recorded_minutes,notes_signed");
+    expect(csv.slice(1).reduce((n, line) => n + Number(line.split(",")[1]), 0)).toBe(made.visits);
   });
 });
