@@ -46,6 +46,9 @@ export async function generateActivity(db: Database, o: ActivityOptions): Promis
       returning id, status, uploaded_at, patient_id, created_at
     )
     select count(*)::int as n from ins`.execute(db.kysely);
+  // Fresh statistics: planned against an "empty" visits table, the notes insert's anti-join below
+  // becomes a nested loop over tens of thousands of rows.
+  await sql`analyze public.visits, public.notes`.execute(db.kysely);
   const { rows: notes } = await sql<{ n: number }>`
     with src as (
       select v.id, v.patient_id, v.clinician_id, v.uploaded_at, abs(hashtext('n' || v.id::text)) as h
