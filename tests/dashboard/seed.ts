@@ -20,7 +20,14 @@ export interface PlantedVisit {
   uploadedAt?: string;
   /** Counts toward the plan's visits this month. */
   recordingStarted?: boolean;
-  note?: { status: "draft" | "signed"; generatedAt: string; signedAt?: string };
+  note?: {
+    status: "draft" | "signed";
+    generatedAt: string;
+    signedAt?: string;
+    rating?: number;
+    /** The draft's sections and, signed, the signed text of each with its stored edit distance. */
+    sections?: { key: string; draft: string; signed: string; distance: number }[];
+  };
 }
 
 export async function plantVisit(db: Database, orgId: string, patientId: string, v: PlantedVisit): Promise<string> {
@@ -34,13 +41,23 @@ export async function plantVisit(db: Database, orgId: string, patientId: string,
   const visitId = rows[0]?.id;
   if (!visitId) throw new Error("visit not created");
   if (v.note) {
-    await sql`insert into public.notes (org_id, visit_id, patient_id, template_id, template, language, status,
-                                        generated_at, signed_at, signed_by, created_by, created_at)
-              values (${orgId}, ${visitId}, ${patientId}, 'builtin:soap', '{}'::jsonb, 'en', ${v.note.status},
-                      ${v.note.generatedAt}::timestamptz, ${v.note.signedAt ?? null}::timestamptz,
-                      ${v.note.signedAt ? v.clinician : null}, ${v.clinician}, ${v.note.generatedAt}::timestamptz)`.execute(
-      db.kysely,
-    );
+    const sections = v.note.sections ?? [];
+    const draft = JSON.stringify(sections.map((s) => ({ key: s.key, title: s.key, text: s.draft, sentences: [] })));
+    const signed = JSON.stringify(sections.map((s) => ({ key: s.key, title: s.key, text: s.signed, sentences: [] })));
+    const { rows: notes } = await sql<{ id: string }>`
+      insert into public.notes (org_id, visit_id, patient_id, template_id, template, language, status, sections, content,
+                                rating, generated_at, signed_at, signed_by, created_by, created_at)
+      values (${orgId}, ${visitId}, ${patientId}, 'builtin:soap', '{}'::jsonb, 'en', ${v.note.status}, ${draft}::jsonb,
+              ${v.note.status === "signed" ? signed : draft}::jsonb, ${v.note.rating ?? null},
+              ${v.note.generatedAt}::timestamptz, ${v.note.signedAt ?? null}::timestamptz,
+              ${v.note.signedAt ? v.clinician : null}, ${v.clinician}, ${v.note.generatedAt}::timestamptz)
+      returning id`.execute(db.kysely);
+    if (v.note.status === "signed" && sections.length > 0) {
+      const distances = JSON.stringify(Object.fromEntries(sections.map((s) => [s.key, s.distance])));
+      await sql`insert into public.note_versions (org_id, note_id, version, kind, sections, content_sha256, author_id, edit_distance)
+                values (${orgId}, ${notes[0]?.id}, 2, 'signed', ${signed}::jsonb, ${"0".repeat(64)}, ${v.clinician},
+                        ${distances}::jsonb)`.execute(db.kysely);
+    }
   }
   return visitId;
 }
