@@ -52,6 +52,7 @@ export default [
   // Dashboard figures (issue 16; docs/api.md "Dashboard"): bearer token or session cookie, x-org-id.
   route("api/dashboard", "routes/resources/api-dashboard.ts"),
   route("api/dashboard/export.csv", "routes/resources/api-dashboard-export.ts"),
+  route("api/dashboard/quality", "routes/resources/api-dashboard-quality.ts"),
   // The organisation switcher and the bootstrap retry (plain form posts; the page reloads in the new org).
   route("_org", "routes/resources/switch-org.ts"),
   // Interface preferences (issue 11): sidebar collapsed, colour theme; plain form posts.

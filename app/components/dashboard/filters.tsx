@@ -20,17 +20,21 @@ export function DashboardFilters({
   selfId,
   summary,
   csv,
+  tab,
 }: {
   values: FilterValues;
   clinicians: ClinicianOption[];
   selfId: string;
   summary: string;
   csv: React.ReactNode;
+  /** Kept in the query so applying the filters stays on the same tab. */
+  tab?: "quality";
 }) {
   const { t } = useTranslation("dashboard");
   return (
     <Section id="filters" title={t("filters.heading")} description={summary} actions={csv} testId="dashboard-filters">
       <Form method="get" className="dash-filters" key={JSON.stringify(values)} preventScrollReset>
+        {tab ? <input type="hidden" name="tab" value={tab} /> : null}
         <label>
           {t("filters.range")}
           <select name="range" defaultValue={values.range} data-testid="range-select">
@@ -48,17 +52,19 @@ export function DashboardFilters({
           {t("filters.to")}
           <input type="date" name="to" defaultValue={values.to} />
         </label>
-        <label>
-          {t("filters.clinician")}
-          <select name="clinician_id" defaultValue={values.clinician} data-testid="clinician-select">
-            <option value="all">{t("filters.practice")}</option>
-            {clinicians.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.id === selfId ? t("filters.mine", { name: c.label }) : c.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        {clinicians.length === 0 ? null : (
+          <label>
+            {t("filters.clinician")}
+            <select name="clinician_id" defaultValue={values.clinician} data-testid="clinician-select">
+              <option value="all">{t("filters.practice")}</option>
+              {clinicians.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.id === selfId ? t("filters.mine", { name: c.label }) : c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <button type="submit" className="ui-button" data-variant="secondary">
           {t("filters.apply")}
         </button>

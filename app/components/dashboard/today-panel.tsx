@@ -3,8 +3,8 @@ import { Link } from "react-router";
 import { StatusBadge, type Tone } from "#app/components/ui/badge.tsx";
 import { Section } from "#app/components/ui/page.tsx";
 import { useLocale, useLocalizedPath } from "#app/i18n/use-locale.ts";
-import { TODAY_STATUSES, type TodayStatus } from "#app/services/dashboard/stages.ts";
 import type { DashboardData } from "#app/services/dashboard/dashboard.server.ts";
+import { TODAY_STATUSES, type TodayStatus } from "#app/services/dashboard/stages.ts";
 import { formatCalendarDate, formatInZone } from "#app/utils/zoned-time.ts";
 
 const TONES: Record<TodayStatus, Tone> = {

@@ -32,3 +32,32 @@ as $$
 $$;
 revoke execute on function public.org_visits_started_since(uuid, timestamptz) from public;
 grant execute on function public.org_visits_started_since(uuid, timestamptz) to murmur_app;
+
+-- ---------------------------------------------------------------- row-level security, same rules, cheaper
+
+-- The policies below read `(select app.has_role(org_id, roles))`: a subplan correlated on the
+-- row's org_id, so PostgreSQL runs it once per row (≈0.075 ms each). Counting a month of a busy
+-- practice's visits spent 266 ms on it, 351 ms for its drafts (bench/dashboard, 40,000 visits).
+-- The same rule — a member of the row's organisation with one of these roles — written as
+-- "org_id in (the actor's organisations with these roles)" is a hashed subplan run once per
+-- statement (18 ms). Only the USING side changes; WITH CHECK keeps has_role, and every rule
+-- (who may read, insert or update what) stays exactly as docs/permissions.md states it.
+create function app.orgs_with_role(roles text[]) returns setof uuid
+  language sql stable security definer
+  set search_path = ''
+as $$
+  select m.org_id from public.org_members m where m.user_id = (select auth.uid()) and m.role = any (roles)
+$$;
+revoke execute on function app.orgs_with_role(text[]) from public;
+grant execute on function app.orgs_with_role(text[]) to murmur_app;
+
+alter policy patients_all on public.patients
+  using (org_id in (select app.orgs_with_role(array['owner', 'clinician', 'staff'])));
+alter policy visits_all on public.visits
+  using (org_id in (select app.orgs_with_role(array['owner', 'clinician', 'staff'])));
+alter policy notes_select on public.notes
+  using (org_id in (select app.orgs_with_role(array['owner', 'clinician'])));
+alter policy notes_update on public.notes
+  using (org_id in (select app.orgs_with_role(array['owner', 'clinician'])));
+alter policy note_versions_select on public.note_versions
+  using (org_id in (select app.orgs_with_role(array['owner', 'clinician'])));

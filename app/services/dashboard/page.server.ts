@@ -2,6 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { type DashboardData, loadDashboardData } from "./dashboard.server.ts";
+import { loadQuality, QUALITY_ROLES, type QualityPage } from "./quality-report.server.ts";
 import { type DashboardRangeQuery, DashboardRangeQuerySchema } from "./schema.ts";
 
 const KEYS = ["range", "from", "to", "clinician_id"] as const;
@@ -15,6 +16,9 @@ export interface DashboardFiguresPage {
   /** The query of the CSV links: the same view. */
   csvQuery: string;
   now: string;
+  tab: "overview" | "quality";
+  /** The Quality tab's figures; null on the overview, or when the role may not read notes. */
+  quality: QualityPage | null;
 }
 
 /** /dashboard's figures (issue 16): a query that cannot be read is answered with the default view and an error code. */
@@ -45,7 +49,14 @@ export async function loadDashboardFigures(
   const preset = query.range && query.range !== "custom" ? query.range : null;
   const clinician = figures.clinician_id ?? "all";
   const csv = new URLSearchParams({ from: figures.range.from, to: figures.range.to, clinician_id: clinician });
+  const tab = params.get("tab") === "quality" ? "quality" : "overview";
+  const quality =
+    tab === "quality" && QUALITY_ROLES.includes(figures.role)
+      ? await loadQuality({ ...args, query, now, withExamples: true })
+      : null;
   return {
+    tab,
+    quality,
     figures,
     error,
     filters: {
