@@ -41,7 +41,9 @@ try {
   }
   const { rows } = await sql<{ id: string }>`
     insert into public.organizations (name, slug, kind, plan, timezone, created_by)
-    values ('Bench practice', ${`bench-${suffix}`}, 'practice', 'Clinic', 'Europe/Paris', ${users[0]}) returning id`.execute(db.kysely);
+    values ('Bench practice', ${`bench-${suffix}`}, 'practice', 'Clinic', 'Europe/Paris', ${users[0]}) returning id`.execute(
+    db.kysely,
+  );
   orgId = rows[0]?.id ?? "";
   for (const [i, user] of users.entries()) {
     await sql`insert into public.org_members (org_id, user_id, role) values (${orgId}, ${user}, ${i === 0 ? "owner" : "clinician"})`.execute(
@@ -49,9 +51,18 @@ try {
     );
   }
   let t0 = performance.now();
-  const made = await generateActivity(db, { orgId, clinicians: users.slice(1), days, visitsPerDay: perDay, patients: 3000, now: NOW });
+  const made = await generateActivity(db, {
+    orgId,
+    clinicians: users.slice(1),
+    days,
+    visitsPerDay: perDay,
+    patients: 3000,
+    now: NOW,
+  });
   await sql`analyze`.execute(db.kysely);
-  console.log(`${db.kind}: generated ${made.visits} visits and ${made.notes} notes in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `${db.kind}: generated ${made.visits} visits and ${made.notes} notes in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const scenarios: [string, string, DashboardRangeQuery][] = [
     ["owner, practice, 30 days (default)", users[0] ?? "", {}],
@@ -60,7 +71,9 @@ try {
     ["clinician, own, 30 days (default)", users[1] ?? "", {}],
   ];
   console.log(`Load average (1 min): ${os.loadavg()[0]?.toFixed(2)} on ${os.cpus().length} CPUs`);
-  console.log(`| scenario | runs | figures p50 ms | figures p95 ms | loader p50 ms | loader p95 ms |\n| --- | --- | --- | --- | --- | --- |`);
+  console.log(
+    `| scenario | runs | figures p50 ms | figures p95 ms | loader p50 ms | loader p95 ms |\n| --- | --- | --- | --- | --- | --- |`,
+  );
   for (const [name, userId, query] of scenarios) {
     const args = { db, actor: { userId }, orgId };
     const figures: number[] = [];
