@@ -20,6 +20,7 @@ export default defineConfig({
       "tests/rag/**/*.test.ts",
       "tests/perio/**/*.test.ts",
       "tests/coding/**/*.test.ts",
+      "tests/dashboard/**/*.test.ts",
       "tests/server/**/*.test.ts",
       "app/**/*.test.ts",
     ],

@@ -67,6 +67,10 @@ export default [
   route("api/perio-exams/:id/pdf", "routes/resources/api-perio-exam-pdf.ts"),
   // The voice chart's acoustic models (ADR 0014), public static data for the in-browser recogniser.
   route("perio-voice/model/:model/:file", "routes/resources/perio-voice-model.ts"),
+  // Dashboard figures (issue 16; docs/api.md "Dashboard"): bearer token or session cookie, x-org-id.
+  route("api/dashboard", "routes/resources/api-dashboard.ts"),
+  route("api/dashboard/export.csv", "routes/resources/api-dashboard-export.ts"),
+  route("api/dashboard/quality", "routes/resources/api-dashboard-quality.ts"),
   // The organisation switcher and the bootstrap retry (plain form posts; the page reloads in the new org).
   route("_org", "routes/resources/switch-org.ts"),
   // Interface preferences (issue 11): sidebar collapsed, colour theme; plain form posts.

@@ -23,6 +23,7 @@ export const NAMESPACES = [
   "perio",
   "coding",
   "asr",
+  "dashboard",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

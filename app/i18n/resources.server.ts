@@ -5,6 +5,7 @@ import enAuth from "../../locales/en/auth.json" with { type: "json" };
 import enBilling from "../../locales/en/billing.json" with { type: "json" };
 import enCoding from "../../locales/en/coding.json" with { type: "json" };
 import enCommon from "../../locales/en/common.json" with { type: "json" };
+import enDashboard from "../../locales/en/dashboard.json" with { type: "json" };
 import enDev from "../../locales/en/dev.json" with { type: "json" };
 import enErrors from "../../locales/en/errors.json" with { type: "json" };
 import enInvites from "../../locales/en/invites.json" with { type: "json" };
@@ -24,6 +25,7 @@ import esAuth from "../../locales/es/auth.json" with { type: "json" };
 import esBilling from "../../locales/es/billing.json" with { type: "json" };
 import esCoding from "../../locales/es/coding.json" with { type: "json" };
 import esCommon from "../../locales/es/common.json" with { type: "json" };
+import esDashboard from "../../locales/es/dashboard.json" with { type: "json" };
 import esDev from "../../locales/es/dev.json" with { type: "json" };
 import esErrors from "../../locales/es/errors.json" with { type: "json" };
 import esInvites from "../../locales/es/invites.json" with { type: "json" };
@@ -43,6 +45,7 @@ import frAuth from "../../locales/fr/auth.json" with { type: "json" };
 import frBilling from "../../locales/fr/billing.json" with { type: "json" };
 import frCoding from "../../locales/fr/coding.json" with { type: "json" };
 import frCommon from "../../locales/fr/common.json" with { type: "json" };
+import frDashboard from "../../locales/fr/dashboard.json" with { type: "json" };
 import frDev from "../../locales/fr/dev.json" with { type: "json" };
 import frErrors from "../../locales/fr/errors.json" with { type: "json" };
 import frInvites from "../../locales/fr/invites.json" with { type: "json" };
@@ -79,6 +82,7 @@ export const resources = {
     perio: enPerio,
     coding: enCoding,
     asr: enAsr,
+    dashboard: enDashboard,
   },
   fr: {
     common: frCommon,
@@ -100,6 +104,7 @@ export const resources = {
     perio: frPerio,
     coding: frCoding,
     asr: frAsr,
+    dashboard: frDashboard,
   },
   es: {
     common: esCommon,
@@ -121,5 +126,6 @@ export const resources = {
     perio: esPerio,
     coding: esCoding,
     asr: esAsr,
+    dashboard: esDashboard,
   },
 } satisfies Resource;

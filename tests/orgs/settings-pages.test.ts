@@ -554,6 +554,18 @@ describeEachDatabase("organisation settings pages", (target) => {
   });
 
   it("Audit log: filters by actor, action and day reach the page; another organisation's trail never shows", async () => {
+    // Pinned a few seconds before midnight UTC, the hour this test used to fail at (issue 16): it read
+    // the rows' days as UTC days (`atIso.slice(0, 10)`) while the filter cuts Paris days, an hour
+    // apart. PGlite's now() follows the pinned clock; on server PostgreSQL the rows' own days are used.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-25T23:59:58Z"), shouldAdvanceTime: true });
+    try {
+      await auditFilterJourney();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  async function auditFilterJourney() {
     const a = await world();
     const b = await world();
     await call(db, organizationPage, a.users.owner, a.orgId, "/settings/organization", validUpdate);
@@ -594,7 +606,7 @@ describeEachDatabase("organisation settings pages", (target) => {
     // Asking for A by deep link is the 404 of a page validity failure.
     const deep = await call(db, auditPage, b.users.owner, b.orgId, `/settings/audit?org=${a.orgId}`);
     expect(deep.status).toBe(404);
-  });
+  }
 
   /**
    * Audit rows at chosen instants through the owner connection (the app writes `at` with the

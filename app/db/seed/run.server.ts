@@ -1,4 +1,5 @@
 import type { Database } from "../database.server.ts";
+import { activitySeeder } from "./activity.server.ts";
 import { organizationsSeeder } from "./organizations.server.ts";
 import { visitsSeeder } from "./visits.server.ts";
 
@@ -11,7 +12,7 @@ export interface Seeder {
   run(db: Database): Promise<string>;
 }
 
-export const seeders: Seeder[] = [organizationsSeeder(), visitsSeeder()];
+export const seeders: Seeder[] = [organizationsSeeder(), visitsSeeder(), activitySeeder()];
 
 export async function runSeeders(db: Database, list: Seeder[] = seeders): Promise<string[]> {
   const lines: string[] = [];

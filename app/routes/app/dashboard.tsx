@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
+import { DashboardFigures, DashboardToday } from "#app/components/dashboard/overview.tsx";
 import { NoteList } from "#app/components/notes/note-list.tsx";
 import { FirstRunChecklist } from "#app/components/onboarding/first-run-checklist.tsx";
 import { PageMeta } from "#app/components/page-meta.tsx";
@@ -11,11 +12,13 @@ import { Icon } from "#app/components/ui/icons.tsx";
 import { Page, Section } from "#app/components/ui/page.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
+import { loadDashboardFigures } from "#app/services/dashboard/page.server.ts";
 import { getFirstRunProgress } from "#app/services/onboarding/first-run.server.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import { createPatientFromPage, loadDashboard } from "#app/services/patients/dashboard-page.server.ts";
 import { assertValidPage } from "#app/services/session/page-validity.server.ts";
+import figuresCss from "#app/styles/dashboard.css?url";
 import dashboardCss from "#app/styles/patients.css?url";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
@@ -24,7 +27,10 @@ import { todayInZone } from "#app/utils/zoned-time.ts";
 import type { Route } from "./+types/dashboard";
 import { DashboardQuerySchema, newPatientFormSchema } from "./dashboard-schema.ts";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: dashboardCss }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: dashboardCss },
+  { rel: "stylesheet", href: figuresCss },
+];
 
 const FORM_FIELDS = ["display_name", "date_of_birth", "sex", "external_id", "notes"] as const;
 
@@ -45,7 +51,19 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const openNew = url.searchParams.get("new") === "1";
   // Issue 11 "First run": the checklist, for those who see patients (admins get the notice instead).
   const firstRun = dashboard.kind === "dashboard" ? await getFirstRunProgress(orgPageArgs(context, request)) : null;
-  return { ...dashboard, timeZone: requireOrg(context).org.timezone || "UTC", created, openNew, firstRun };
+  // Issue 16: today, work queues, figures and plan. A range or clinician that cannot be used shows
+  // the default view with a translated message, answered 400.
+  const figures = await loadDashboardFigures(context, request, url.searchParams);
+  const body = {
+    ...dashboard,
+    selfId: requireOrg(context).user.id,
+    timeZone: requireOrg(context).org.timezone || "UTC",
+    created,
+    openNew,
+    firstRun,
+    ...figures,
+  };
+  return figures.error ? data(body, { status: 400 }) : body;
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -115,6 +133,8 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
         <Section>
           <p role="note">{t("forbidden.message")}</p>
         </Section>
+        <DashboardToday page={loaderData} />
+        <DashboardFigures page={loaderData} selfId={loaderData.selfId} />
       </Page>
     );
   }
@@ -122,6 +142,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
     <Page title={tApp("dashboard.title")} description={tApp("dashboard.intro")} actions={<DashboardActions />}>
       <PageMeta title={tApp("dashboard.title")} />
       {loaderData.firstRun ? <FirstRunChecklist progress={loaderData.firstRun} /> : null}
+      <DashboardToday page={loaderData} />
       <div className="dashboard ui-split" data-ratio="2:1">
         <div className="ui-split-pane">
           <Section id="patient-search">
@@ -145,6 +166,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           </Section>
         </div>
       </div>
+      <DashboardFigures page={loaderData} selfId={loaderData.selfId} />
     </Page>
   );
 }
