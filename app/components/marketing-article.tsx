@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import { PageMeta } from "./page-meta.tsx";
+import { ProductShot, type ProductShotName } from "./product-shot.tsx";
 
 interface Section {
   heading: string;
@@ -11,9 +12,18 @@ interface Section {
 
 /**
  * A public page whose words all live in locales/<lng>/marketing.json under `page`:
- * title, description, lead, and sections of paragraphs and bullet items.
+ * title, description, lead, and sections of paragraphs and bullet items; optionally a screenshot.
  */
-export function MarketingArticle({ page, cta = true }: { page: string; cta?: boolean }) {
+export function MarketingArticle({
+  page,
+  cta = true,
+  shot,
+}: {
+  page: string;
+  cta?: boolean;
+  /** A screenshot of the app shown after the lead (product pages). */
+  shot?: ProductShotName;
+}) {
   const { t } = useTranslation("marketing");
   const to = useLocalizedPath();
   const sections = t(`${page}.sections`, { returnObjects: true, defaultValue: [] }) as unknown as Section[];
@@ -24,6 +34,7 @@ export function MarketingArticle({ page, cta = true }: { page: string; cta?: boo
         <h1>{t(`${page}.title`)}</h1>
         <p className="lead">{t(`${page}.lead`)}</p>
       </header>
+      {shot ? <ProductShot name={shot} /> : null}
       {Array.isArray(sections)
         ? sections.map((section) => (
             <section key={section.heading}>

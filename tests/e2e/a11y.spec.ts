@@ -5,6 +5,7 @@ import { waitForHydration } from "./helpers.ts";
 
 // Issue 11 "Proof": an axe-core scan of the pages on the design system, in en/fr/es at 1280 and
 // 360 px, with no serious or critical violation, and nothing scrolling sideways at 360 px.
+// /test-real-audio is scanned signed in, where it shows its real form (anonymous: a sign-in prompt).
 const PUBLIC_PAGES = ["/login", "/signup", "/reset-password", "/pricing", "/product", "/does-not-exist"];
 const APP_PAGES = [
   "/dashboard",
@@ -19,6 +20,7 @@ const APP_PAGES = [
   "/settings/billing",
   "/organizations/new",
   "/test-upload",
+  "/test-real-audio",
   "/dev/ui",
 ];
 const WIDTHS = [1280, 360];

@@ -6,6 +6,7 @@ import {
   PRODUCT_NAME,
   PUBLIC_PAGES,
   SIGNED_IN_PAGES,
+  t,
   waitForHydration,
 } from "./helpers.ts";
 
@@ -15,6 +16,9 @@ const SPEC_META: Record<string, { title: string; description: string }> = {
   "/signup": { title: `Sign Up · ${PRODUCT_NAME}`, description: "Create your account and start your free trial" },
   "/accept-invite": { title: `Accept Invitation · ${PRODUCT_NAME}`, description: "Accept your organization invitation" },
 };
+
+// Issue 11: the product pages show a real screenshot of the app (public/product), sized and lazy.
+const PRODUCT_SHOTS: Record<string, string> = { "/product": "dashboard", "/product/transcription": "transcribing" };
 
 const TITLE_PATTERN = new RegExp(`^\\S.* · ${PRODUCT_NAME}$`);
 
@@ -42,6 +46,16 @@ for (const { lang, prefix } of LANGS) {
       if ((MARKETING_PAGES as readonly string[]).includes(route)) {
         const sections = page.locator("article.marketing-article section").filter({ has: page.locator("h2") });
         expect(await sections.count(), "sections with an h2").toBeGreaterThanOrEqual(2);
+      }
+      const shotName = PRODUCT_SHOTS[route];
+      if (shotName) {
+        const shot = page.locator(".product-shot img");
+        await expect(shot).toHaveAttribute("alt", t(lang, "ui", `productShots.${shotName}.alt`));
+        await expect(shot).toHaveAttribute("loading", "lazy");
+        await expect(shot).toHaveAttribute("width", /^\d+$/);
+        await expect(shot).toHaveAttribute("height", /^\d+$/);
+        await shot.scrollIntoViewIfNeeded();
+        await expect.poll(() => shot.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1280);
       }
       if (route === "/pricing") await expect(page.locator("article.plan")).toHaveCount(4);
 
