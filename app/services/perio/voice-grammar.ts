@@ -3,6 +3,7 @@
 // three" / "trois deux trois") and a few commands — plus the parser from the recognised words to a
 // command. Shared by the browser voice mode and bench/perio-voice, so the bench measures exactly
 // what the chart hears. Spanish has no offline acoustic model: voice is English and French only.
+import { ENGLISH_ONES } from "#app/utils/number-words.ts";
 
 export type VoiceLanguage = "en" | "fr";
 export const VOICE_LANGUAGES: readonly VoiceLanguage[] = ["en", "fr"];
@@ -16,28 +17,7 @@ export type VoiceCommand =
   | { kind: "furcation"; value: number }
   | { kind: "recession"; value: number };
 
-const EN_NUMBERS = [
-  "zero",
-  "one",
-  "two",
-  "three",
-  "four",
-  "five",
-  "six",
-  "seven",
-  "eight",
-  "nine",
-  "ten",
-  "eleven",
-  "twelve",
-  "thirteen",
-  "fourteen",
-  "fifteen",
-  "sixteen",
-  "seventeen",
-  "eighteen",
-  "nineteen",
-];
+const EN_NUMBERS = [...ENGLISH_ONES];
 const EN_TENS: Record<number, string> = { 20: "twenty", 30: "thirty", 40: "forty" };
 const FR_NUMBERS = [
   "zéro",

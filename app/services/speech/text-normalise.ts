@@ -1,30 +1,10 @@
+import { ENGLISH_ONES as ONES } from "#app/utils/number-words.ts";
+
 /**
  * One spelling for words that are written several ways, so the language model, the dictionary and
  * word error rates all compare like with like: lower case, digits spelt out, units expanded,
  * punctuation dropped (apostrophes inside words kept: "patient's", "don't").
  */
-const ONES = [
-  "zero",
-  "one",
-  "two",
-  "three",
-  "four",
-  "five",
-  "six",
-  "seven",
-  "eight",
-  "nine",
-  "ten",
-  "eleven",
-  "twelve",
-  "thirteen",
-  "fourteen",
-  "fifteen",
-  "sixteen",
-  "seventeen",
-  "eighteen",
-  "nineteen",
-];
 const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
 
 const ABBREVIATIONS: Record<string, string> = {
