@@ -213,6 +213,9 @@ describe("readForm", () => {
 
 describe("no route action reads request.formData() itself", () => {
   it("every action under app/routes goes through readForm", () => {
+    // A JSON API that takes a file upload answers its own 411/413/415/400 in JSON before and around
+    // formData() (tests/coding/code-systems-import.test.ts); readForm's page answers do not fit it.
+    const exempt = new Set([path.resolve("app/routes/resources/api-code-systems-import.ts")]);
     const offenders: string[] = [];
     const walk = (dir: string) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -224,7 +227,7 @@ describe("no route action reads request.formData() itself", () => {
       }
     };
     walk(path.resolve("app/routes"));
-    expect(offenders).toEqual([]);
+    expect(offenders.filter((file) => !exempt.has(file))).toEqual([]);
   });
 });
 
