@@ -88,7 +88,8 @@ async function main() {
       express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false, fallthrough: false }),
     );
     app.use(compression({ level: 1 }));
-    app.use(express.static("build/client", { maxAge: "1h", index: false }));
+    // redirect: false — a folder under public/ must never turn a page's URL into "/folder/".
+    app.use(express.static("build/client", { maxAge: "1h", index: false, redirect: false }));
   }
 
   app.all(

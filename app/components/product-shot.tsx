@@ -14,11 +14,11 @@ interface Shot {
  */
 export const PRODUCT_SHOTS: Record<"dashboard" | "transcribing", Partial<Record<Locale, Shot>> & { en: Shot }> = {
   dashboard: {
-    en: { src: "/product/dashboard.jpg", width: 1280, height: 946 },
-    fr: { src: "/product/dashboard.fr.jpg", width: 1280, height: 969 },
-    es: { src: "/product/dashboard.es.jpg", width: 1280, height: 969 },
+    en: { src: "/screenshots/dashboard.jpg", width: 1280, height: 946 },
+    fr: { src: "/screenshots/dashboard.fr.jpg", width: 1280, height: 969 },
+    es: { src: "/screenshots/dashboard.es.jpg", width: 1280, height: 969 },
   },
-  transcribing: { en: { src: "/product/transcribing.jpg", width: 1280, height: 860 } },
+  transcribing: { en: { src: "/screenshots/transcribing.jpg", width: 1280, height: 860 } },
 };
 
 export type ProductShotName = keyof typeof PRODUCT_SHOTS;
