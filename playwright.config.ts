@@ -70,6 +70,10 @@ export default defineConfig({
       // for the public internet, not for one test runner creating a hundred accounts.
       AUTH_RATE_LIMIT_EMAIL_SENT: "100000",
       AUTH_RATE_LIMIT_OTP: "100000",
+      // Every sign-up also opens its confirmation link (/verify: 30 per 5 minutes per IP by default)
+      // and refreshes tokens from the same address; a 4-minute suite does far more than that.
+      AUTH_RATE_LIMIT_VERIFY: "100000",
+      AUTH_RATE_LIMIT_TOKEN_REFRESH: "100000",
     },
   },
 });
