@@ -14,14 +14,14 @@ test("dashboard: today, range change and CSV in French at 360 px; Spanish withou
   const errors = collectPageErrors(page);
   await signUpAndConfirm(page, uniqueEmail("dashboard"));
   const patient = await page.request.post("/api/patients", { data: { display_name: "Patient Tableau" } });
-  expect(patient.status()).toBe(201);
+  expect(patient.status(), await patient.text()).toBe(201);
   const patientId = ((await patient.json()) as { id: string }).id;
   const visitIds: string[] = [];
   for (const title of ["Toux", "Contrôle"]) {
     const visit = await page.request.post("/api/visits", {
       data: { patient_id: patientId, title, language: "fr", consent: true },
     });
-    expect(visit.status()).toBe(201);
+    expect(visit.status(), await visit.text()).toBe(201);
     visitIds.push(((await visit.json()) as { id: string }).id);
   }
   const imported = await page.request.post(`/api/visits/${visitIds[0]}/transcript`, { data: { text: "[doctor] Bonjour." } });
