@@ -21,6 +21,7 @@ export default defineConfig({
       "tests/perio/**/*.test.ts",
       "tests/coding/**/*.test.ts",
       "tests/dashboard/**/*.test.ts",
+      "tests/onboarding/**/*.test.ts",
       "tests/server/**/*.test.ts",
       "app/**/*.test.ts",
     ],

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { Icon } from "#app/components/ui/icons.tsx";
 import { Section } from "#app/components/ui/page.tsx";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
@@ -11,11 +11,48 @@ const STEPS = [
   { key: "note", path: "/coding" },
 ] as const;
 
+/** The dashboard action's intent for "Try a sample visit". */
+export const SAMPLE_VISIT_INTENT = "sample_visit";
+
+const SAMPLE_ERRORS = new Set(["trial_ended", "visit_limit_reached", "forbidden_role"]);
+
+/**
+ * "A bundled sample conversation to try without a microphone": a plain form post (works without
+ * JavaScript) that uploads the sample through the real pipeline and opens the new visit.
+ */
+function SampleVisitForm({ primary, error }: { primary: boolean; error: string | null }) {
+  const { t } = useTranslation("app");
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === SAMPLE_VISIT_INTENT;
+  return (
+    <Form method="post" className="ui-checklist-sample" data-testid="sample-visit-form">
+      <input type="hidden" name="intent" value={SAMPLE_VISIT_INTENT} />
+      <button
+        type="submit"
+        className="ui-button"
+        data-variant={primary ? undefined : "secondary"}
+        aria-describedby="sample-visit-hint"
+        aria-busy={busy || undefined}
+        disabled={busy}
+      >
+        <Icon name="play" size={16} />
+        {t("firstRun.sample.action")}
+      </button>
+      <p id="sample-visit-hint">{t("firstRun.sample.hint")}</p>
+      {error ? (
+        <p role="alert" className="form-failure" data-code={error}>
+          {t(`firstRun.sample.errors.${SAMPLE_ERRORS.has(error) ? error : "failed"}`)}
+        </p>
+      ) : null}
+    </Form>
+  );
+}
+
 /**
  * Issue 11 "First run": three steps on the dashboard of a new organisation, each ticked when the
  * organisation has actually done it; the list goes away once all three are done.
  */
-export function FirstRunChecklist({ progress }: { progress: FirstRunProgress }) {
+export function FirstRunChecklist({ progress, sampleError }: { progress: FirstRunProgress; sampleError?: string | null }) {
   const { t } = useTranslation("app");
   const to = useLocalizedPath();
   const done = STEPS.filter((step) => progress[step.key]).length;
@@ -45,6 +82,7 @@ export function FirstRunChecklist({ progress }: { progress: FirstRunProgress }) 
                   <Link to={to(step.path)} className="ui-button" data-variant={index === done ? undefined : "secondary"}>
                     {t(`firstRun.steps.${step.key}.action`)}
                   </Link>
+                  {step.key === "visit" ? <SampleVisitForm primary={false} error={sampleError ?? null} /> : null}
                 </div>
               )}
             </li>

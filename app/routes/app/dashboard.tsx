@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
 import { DashboardFigures, DashboardToday } from "#app/components/dashboard/overview.tsx";
 import { NoteList } from "#app/components/notes/note-list.tsx";
-import { FirstRunChecklist } from "#app/components/onboarding/first-run-checklist.tsx";
+import { FirstRunChecklist, SAMPLE_VISIT_INTENT } from "#app/components/onboarding/first-run-checklist.tsx";
 import { PageMeta } from "#app/components/page-meta.tsx";
 import { NewPatientForm } from "#app/components/patients/new-patient-form.tsx";
 import { Pagination } from "#app/components/patients/pagination.tsx";
@@ -14,6 +14,7 @@ import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import { loadDashboardFigures } from "#app/services/dashboard/page.server.ts";
 import { getFirstRunProgress } from "#app/services/onboarding/first-run.server.ts";
+import { startSampleVisitFromPage } from "#app/services/onboarding/sample-visit-page.server.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import { createPatientFromPage, loadDashboard } from "#app/services/patients/dashboard-page.server.ts";
@@ -69,6 +70,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const { org } = requireOrg(context);
   const form = await readForm(request);
+  if (form.get("intent") === SAMPLE_VISIT_INTENT) return sampleVisitAction(context, request);
   const values: Record<string, string> = {};
   for (const field of FORM_FIELDS) {
     const value = form.get(field);
@@ -90,6 +92,20 @@ export async function action({ context, request }: Route.ActionArgs) {
   const path = localizePath("/dashboard", localeFromPath(pageUrl(request).pathname));
   const params = new URLSearchParams({ q: parsed.data.display_name, created: id });
   throw redirect(`${path}?${params}`);
+}
+
+// Issue 11 "First run": "Try a sample visit" → the bundled conversation uploaded as a new visit
+// of the sample patient, then the visit's page, where its transcript arrives like any other.
+async function sampleVisitAction(context: Route.ActionArgs["context"], request: Request) {
+  let visitId: string;
+  try {
+    ({ visitId } = await startSampleVisitFromPage(context, request));
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) return data({ sampleError: error.code }, { status: error.status });
+    throw error;
+  }
+  const path = localizePath("/transcribing", localeFromPath(pageUrl(request).pathname));
+  throw redirect(`${path}?visit_id=${visitId}`);
 }
 
 function RecentVisits({ loaderData }: { loaderData: Extract<Route.ComponentProps["loaderData"], { kind: "dashboard" }> }) {
@@ -141,7 +157,12 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   return (
     <Page title={tApp("dashboard.title")} description={tApp("dashboard.intro")} actions={<DashboardActions />}>
       <PageMeta title={tApp("dashboard.title")} />
-      {loaderData.firstRun ? <FirstRunChecklist progress={loaderData.firstRun} /> : null}
+      {loaderData.firstRun ? (
+        <FirstRunChecklist
+          progress={loaderData.firstRun}
+          sampleError={actionData && "sampleError" in actionData ? actionData.sampleError : null}
+        />
+      ) : null}
       <DashboardToday page={loaderData} />
       <div className="dashboard ui-split" data-ratio="2:1">
         <div className="ui-split-pane">
@@ -152,7 +173,11 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
               created={loaderData.created}
               timeZone={loaderData.timeZone}
             />
-            <NewPatientForm failure={actionData} created={loaderData.created} initiallyOpen={loaderData.openNew} />
+            <NewPatientForm
+              failure={actionData && "error" in actionData ? actionData : undefined}
+              created={loaderData.created}
+              initiallyOpen={loaderData.openNew}
+            />
           </Section>
         </div>
         <div className="ui-split-pane">

@@ -1,9 +1,10 @@
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { SAMPLE_PATIENT_EXTERNAL_ID } from "./sample-visit.server.ts";
 
 /**
  * Issue 11 "First run": the dashboard's three steps, each done when the organisation has done it
  * (not when a box was ticked): a patient exists; a visit has reached the server as audio
- * (recorded or uploaded) or a transcript; a note has been signed.
+ * (recorded, uploaded, or the bundled sample) or a transcript; a note has been signed.
  */
 export interface FirstRunProgress {
   patient: boolean;
@@ -15,7 +16,14 @@ export function getFirstRunProgress(args: OrgServiceArgs & { orgId: string }): P
   checkOrgId(args.orgId);
   return asActor(args, args.orgId, async (trx) => {
     const [patient, visit, note] = await Promise.all([
-      trx.selectFrom("patients").select("id").where("org_id", "=", args.orgId).limit(1).executeTakeFirst(),
+      // The sample patient of "Try a sample visit" is Murmur's, not one the practice added.
+      trx
+        .selectFrom("patients")
+        .select("id")
+        .where("org_id", "=", args.orgId)
+        .where((eb) => eb.or([eb("external_id", "is", null), eb("external_id", "!=", SAMPLE_PATIENT_EXTERNAL_ID)]))
+        .limit(1)
+        .executeTakeFirst(),
       trx
         .selectFrom("visits")
         .select("id")
