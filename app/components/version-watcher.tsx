@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "react-router";
-import { toast } from "sonner";
+import { showToast } from "#app/components/toasts.tsx";
 import { BUILD_ID } from "#app/runtime/build-info.ts";
 import { NAVIGATION_FAILED_EVENT, VERSION_POLL_INTERVAL_MS } from "#app/utils/constants.ts";
 
@@ -33,7 +33,7 @@ export function VersionWatcher() {
       const latest = await fetchLatestBuildId();
       if (!latest || latest === BUILD_ID || offered) return;
       offered = true;
-      toast(t("version.available"), {
+      showToast(t("version.available"), {
         id: "new-version",
         duration: Number.POSITIVE_INFINITY,
         action: { label: t("version.reload"), onClick: () => window.location.reload() },
