@@ -12,6 +12,7 @@ import { bossDatabase } from "./boss-database.server.ts";
 import { enqueueTranscribeVisit } from "./enqueue.server.ts";
 import { ensureQueue } from "./ensure-queue.server.ts";
 import {
+  DEAD_LETTER_POLLING_SECONDS,
   TRANSCRIBE_LIVE_QUEUE,
   TRANSCRIBE_LIVE_QUEUE_OPTIONS,
   TRANSCRIBE_VISIT_DEAD_QUEUE,
@@ -145,7 +146,7 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
     );
     await boss.work<TranscribeVisitPayload>(
       TRANSCRIBE_VISIT_DEAD_QUEUE,
-      work,
+      { ...work, pollingIntervalSeconds: options.pollingIntervalSeconds ?? DEAD_LETTER_POLLING_SECONDS },
       running.track(TRANSCRIBE_VISIT_DEAD_QUEUE, async ([job]) => {
         if (job) await handleDeadTranscribeVisit(job, { db });
       }),

@@ -30,6 +30,14 @@ export const TRANSCRIBE_VISIT_QUEUE_OPTIONS = {
   deadLetter: TRANSCRIBE_VISIT_DEAD_QUEUE,
 } as const;
 
+/**
+ * How often a dead-letter worker polls when the caller does not say. A job lands there only after
+ * its retries (minutes of back-off) are used up, so seconds more before the visit or note reads
+ * "failed" change nothing; polling them as often as the live queues cost the web process most:
+ * on an embedded PGlite every poll runs on the request thread (bench/web's SSR p95, issue 11).
+ */
+export const DEAD_LETTER_POLLING_SECONDS = 15;
+
 export const TRANSCRIBE_VISIT_DEAD_QUEUE_OPTIONS = {
   policy: "standard",
   retryLimit: 5,

@@ -1,6 +1,7 @@
 import type { PgBoss } from "pg-boss";
 import type { Database } from "#app/db/database.server.ts";
 import { ensureQueue } from "#app/services/jobs/ensure-queue.server.ts";
+import { DEAD_LETTER_POLLING_SECONDS } from "#app/services/jobs/queues.ts";
 import { RunningJobs } from "#app/services/jobs/running-jobs.server.ts";
 import type { Logger } from "#app/utils/logger.server.ts";
 import { enqueueGenerateNote } from "./enqueue.server.ts";
@@ -55,7 +56,7 @@ export async function startNoteWorkers(
     );
     await boss.work<GenerateNotePayload>(
       GENERATE_NOTE_DEAD_QUEUE,
-      work,
+      { ...work, pollingIntervalSeconds: options.pollingIntervalSeconds ?? DEAD_LETTER_POLLING_SECONDS },
       running.track(GENERATE_NOTE_DEAD_QUEUE, async ([job]) => {
         if (job) await handleDeadGenerateNote(job, { db });
       }),
