@@ -18,7 +18,8 @@ test("first run: try a sample visit → the worker transcribes it and the visit 
   await expect(visitStep).toHaveAttribute("data-done", "false");
   await visitStep.getByRole("button", { name: t("en", "app", "firstRun.sample.action") }).click();
 
-  await expect(page).toHaveURL(/\/transcribing\?visit_id=[0-9a-f-]{36}$/);
+  // The upload and the redirect: seconds on a busy machine.
+  await expect(page).toHaveURL(/\/transcribing\?visit_id=[0-9a-f-]{36}$/, { timeout: 30_000 });
   await expect(page.getByText(t("en", "app", "firstRun.sample.visitTitle")).first()).toBeVisible();
   // Uploaded, then taken by the real worker (live progress on the page).
   await expect(page.getByTestId("visit")).toHaveAttribute("data-status", /^(transcribing|transcribed)$/, { timeout: 60_000 });
@@ -49,7 +50,7 @@ test("first run: the sample visit starts without JavaScript, in French at 360 px
   await expect(button).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await button.click();
-  await expect(page).toHaveURL(/\/fr\/transcribing\?visit_id=[0-9a-f-]{36}$/);
+  await expect(page).toHaveURL(/\/fr\/transcribing\?visit_id=[0-9a-f-]{36}$/, { timeout: 30_000 });
   await expect(page.getByText(t("fr", "app", "firstRun.sample.visitTitle")).first()).toBeVisible();
   await context.close();
 });
