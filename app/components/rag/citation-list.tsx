@@ -7,8 +7,19 @@ import { ASSISTANT } from "./constants.ts";
 const VISIBLE_CHIPS = ASSISTANT.visibleChips;
 
 /** SPEC §2 "Source modal": where 'Open source' goes, with a cache-busting timestamp. */
-export function openSourceHref(table: string, id: string, to: (path: string) => string, timestamp: number): string {
-  if (table === "transcriptions") return `${to("/transcribing")}?visit_id=${id}&r=${timestamp}`;
+export function openSourceHref(
+  table: string,
+  id: string,
+  to: (path: string) => string,
+  timestamp: number,
+  start?: number | null,
+): string {
+  if (table === "transcriptions") {
+    // A transcript passage also carries its second: /transcribing seeks the audio there (second 0
+    // is where the player starts anyway).
+    const seek = typeof start === "number" && Number.isFinite(start) && start > 0 ? `&start=${Math.floor(start)}` : "";
+    return `${to("/transcribing")}?visit_id=${id}&r=${timestamp}${seek}`;
+  }
   if (table === "doctor_notes") return `${to("/coding")}?id=${id}&r=${timestamp}`;
   return to("/records-qa");
 }
