@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
@@ -322,3 +323,59 @@ for (const { prefix, lang, labels } of [
     expect(await seriousAxe(page)).toEqual([]);
   });
 }
+
+/** A mono 16-bit PCM WAV of `seconds` of a quiet 440 Hz tone: real audio the player can seek in. */
+function toneWav(seconds: number, rate = 8000): Buffer {
+  const samples = seconds * rate;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(2000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
+  return wav;
+}
+
+test("a transcript source's 'Open source' seeks the visit's audio to the cited second", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signUpAndConfirm(page, uniqueEmail("ask-seek"));
+  const orgs = (await (await page.request.get("/api/orgs")).json()) as { id: string }[];
+  const headers = { "x-org-id": orgs[0]?.id ?? "" };
+  const patient = (await (await page.request.post("/api/patients", { data: { display_name: "Tom Seek" }, headers })).json()) as {
+    id: string;
+  };
+  const visit = (await (
+    await page.request.post("/api/visits", {
+      data: { patient_id: patient.id, title: "Tone", language: "en", consent: true },
+      headers,
+    })
+  ).json()) as { id: string };
+  const wav = toneWav(12);
+  const sha = createHash("sha256").update(wav).digest("hex");
+  const put = await page.request.put(`/api/visits/${visit.id}/audio/chunks/0`, {
+    data: wav,
+    headers: { ...headers, "content-type": "application/octet-stream", "x-chunk-sha256": sha },
+  });
+  expect(put.status()).toBeLessThan(300);
+  const finish = await page.request.post(`/api/visits/${visit.id}/audio/finish`, {
+    data: { chunks: 1, bytes: wav.length, duration_ms: 12_000, mime_type: "audio/wav", chunk_sha256: [sha] },
+    headers,
+  });
+  expect(finish.status()).toBeLessThan(300);
+  await page.goto(`/transcribing?visit_id=${visit.id}&r=${Date.now()}&start=7`);
+  const audio = page.getByTestId("visit-audio");
+  await expect(audio).toHaveAttribute("data-start", "7");
+  await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime), { timeout: 15_000 }).toBe(7);
+  // Without the parameter the player stays at the beginning.
+  await page.goto(`/transcribing?visit_id=${visit.id}`);
+  await expect(page.getByTestId("visit-audio")).not.toHaveAttribute("data-start");
+  expect(await page.getByTestId("visit-audio").evaluate((el: HTMLAudioElement) => el.currentTime)).toBe(0);
+});
