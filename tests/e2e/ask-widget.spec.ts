@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
@@ -10,7 +11,8 @@ import { waitForHydration } from "./helpers.ts";
 // at 360 px, Enter / Shift+Enter, citation chips with '+N more', the source modal and its links,
 // filter chips, French and Spanish; axe with the drawer open; screenshots at 1280 and 360 px.
 
-const SHOTS = path.resolve(process.env.SCREENSHOTS_DIR ?? "test-results/ask-widget");
+// Outside Playwright's outputDir, which every run empties.
+const SHOTS = path.resolve(process.env.SCREENSHOTS_DIR ?? path.join(os.tmpdir(), "murmur-ask-widget"));
 
 type Visit = { id: string; title: string };
 
