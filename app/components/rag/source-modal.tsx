@@ -79,7 +79,8 @@ export function SourceModal({ citation, orgId, onClose }: { citation: Citation |
               </div>
               <p className="rag-muted">
                 {day}
-                {m.visit_name ? ` · ${m.visit_name}` : ""}
+                {/* The visit name when the title is not already it (a note section's title is not). */}
+                {m.visit_name && m.visit_name !== shown.title ? ` · ${m.visit_name}` : ""}
               </p>
               <p className="rag-muted" data-testid="source-field">
                 <span className="rag-dot" aria-hidden="true" />{" "}
