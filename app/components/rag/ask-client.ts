@@ -88,7 +88,7 @@ export interface ChatMessage {
 }
 
 /** SPEC §4: the chat holds at most 200 messages; the oldest go first. */
-export function appendMessage(messages: readonly ChatMessage[], message: ChatMessage): ChatMessage[] {
+export function appendMessage<T extends ChatMessage>(messages: readonly T[], message: T): T[] {
   return [...messages, message].slice(-ASSISTANT.maxMessages);
 }
 

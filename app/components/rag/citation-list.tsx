@@ -2,13 +2,22 @@ import { useTranslation } from "react-i18next";
 import { useLocale } from "#app/i18n/use-locale.ts";
 import type { Citation } from "#app/services/rag/model.ts";
 import { formatCalendarDate } from "#app/utils/zoned-time.ts";
-import { ASSISTANT } from "./constants.ts";
-
-const VISIBLE_CHIPS = ASSISTANT.visibleChips;
+import { groupCitations } from "./citation-groups.ts";
 
 /** SPEC §2 "Source modal": where 'Open source' goes, with a cache-busting timestamp. */
-export function openSourceHref(table: string, id: string, to: (path: string) => string, timestamp: number): string {
-  if (table === "transcriptions") return `${to("/transcribing")}?visit_id=${id}&r=${timestamp}`;
+export function openSourceHref(
+  table: string,
+  id: string,
+  to: (path: string) => string,
+  timestamp: number,
+  start?: number | null,
+): string {
+  if (table === "transcriptions") {
+    // A transcript passage also carries its second: /transcribing seeks the audio there (second 0
+    // is where the player starts anyway).
+    const seek = typeof start === "number" && Number.isFinite(start) && start > 0 ? `&start=${Math.floor(start)}` : "";
+    return `${to("/transcribing")}?visit_id=${id}&r=${timestamp}${seek}`;
+  }
   if (table === "doctor_notes") return `${to("/coding")}?id=${id}&r=${timestamp}`;
   return to("/records-qa");
 }
@@ -38,29 +47,22 @@ export function CitationList({ citations, sourceHref }: { citations: Citation[];
   const { t } = useTranslation("rag");
   const locale = useLocale();
   if (citations.length === 0) return <p className="rag-muted">{t("page.noSources")}</p>;
-  const shown = citations.slice(0, VISIBLE_CHIPS);
-  const rest = citations.slice(VISIBLE_CHIPS);
-  const groups = new Map<string, { citation: Citation; n: number }[]>();
-  rest.forEach((citation, i) => {
-    const day = /^\d{4}-\d{2}-\d{2}$/.test(citation.created_at) ? formatCalendarDate(citation.created_at, locale) : "";
-    const key = day ? `${citation.source.visit_name} · ${day}` : citation.source.visit_name;
-    groups.set(key, [...(groups.get(key) ?? []), { citation, n: VISIBLE_CHIPS + i + 1 }]);
-  });
+  const groups = groupCitations(citations, (day) => formatCalendarDate(day, locale));
   return (
     <div className="rag-citations" data-testid="citations">
       <ul className="rag-chips">
-        {shown.map((c, i) => (
-          <Chip key={c.id} citation={c} n={i + 1} href={sourceHref(c.id)} />
+        {groups.shown.map(({ citation, n }) => (
+          <Chip key={citation.id} citation={citation} n={n} href={sourceHref(citation.id)} />
         ))}
       </ul>
-      {rest.length > 0 ? (
+      {groups.moreCount > 0 ? (
         <details className="rag-more">
-          <summary>{t("page.more", { count: rest.length })}</summary>
-          {[...groups.entries()].map(([group, items]) => (
-            <section key={group}>
-              <h4>{group}</h4>
+          <summary>{t("page.more", { count: groups.moreCount })}</summary>
+          {groups.more.map((group) => (
+            <section key={group.label}>
+              <h4>{group.label}</h4>
               <ul className="rag-chips">
-                {items.map(({ citation, n }) => (
+                {group.items.map(({ citation, n }) => (
                   <Chip key={citation.id} citation={citation} n={n} href={sourceHref(citation.id)} />
                 ))}
               </ul>

@@ -41,7 +41,7 @@ export function SourceView({
       </p>
       {source.content ? <blockquote>{source.content}</blockquote> : <p>{t("page.noContent")}</p>}
       <p className="rag-source-actions">
-        <a className="ui-button" href={openSourceHref(m.table, m.id, to, timestamp)}>
+        <a className="ui-button" href={openSourceHref(m.table, m.id, to, timestamp, m.start)}>
           {t("page.openSource")}
         </a>{" "}
         <a href={closeHref}>{t("page.close")}</a>

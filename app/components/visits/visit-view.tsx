@@ -1,10 +1,11 @@
-import { useCallback, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { useRevalidator } from "react-router";
+import { useRevalidator, useSearchParams } from "react-router";
 import { RecorderPanel } from "#app/components/recorder/recorder-panel.tsx";
 import type { TranscriptPanel as PanelData } from "#app/services/transcribing/page.server.ts";
 import type { VisitDetails } from "#app/services/visits/visits.server.ts";
 import { RerunButton } from "./rerun-button.tsx";
+import { seekSecondsFrom } from "./seek-param.ts";
 import { TranscriptPanel } from "./transcript-panel.tsx";
 import { useVisitEvents } from "./use-visit-events.ts";
 
@@ -47,6 +48,21 @@ export function VisitView({
     // Playback may be refused (no audio output, autoplay rules): the position still moved.
     audio.play().catch(() => {});
   }, []);
+  // A cited second (?start=, from an Ask Murmur source) moves the player there once it knows the
+  // duration; no autoplay: the clinician presses play.
+  const [search] = useSearchParams();
+  const startAt = seekSecondsFrom(search);
+  const hasPlayer = Boolean(audioUrl) && !RECORDING.has(visit.status);
+  useEffect(() => {
+    const audio = player.current;
+    if (startAt === null || !audio || !hasPlayer) return;
+    const apply = () => {
+      audio.currentTime = startAt;
+    };
+    if (audio.readyState >= 1) apply();
+    else audio.addEventListener("loadedmetadata", apply, { once: true });
+    return () => audio.removeEventListener("loadedmetadata", apply);
+  }, [startAt, hasPlayer]);
   return (
     <article data-testid="visit" data-status={visit.status}>
       <header>
@@ -85,7 +101,14 @@ export function VisitView({
       ) : null}
       {audioUrl && !RECORDING.has(visit.status) ? (
         // biome-ignore lint/a11y/useMediaCaption: the transcript below is the recording's text.
-        <audio ref={player} controls preload="metadata" src={audioUrl} data-testid="visit-audio">
+        <audio
+          ref={player}
+          controls
+          preload="metadata"
+          src={audioUrl}
+          data-testid="visit-audio"
+          data-start={startAt ?? undefined}
+        >
           <a href={audioUrl}>{t("visits.player.download")}</a>
         </audio>
       ) : null}

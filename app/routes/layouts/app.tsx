@@ -1,9 +1,11 @@
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import { OrgBanners } from "#app/components/org/org-banners.tsx";
 import { OrgBootstrapError } from "#app/components/org/org-bootstrap-error.tsx";
 import { OrgSwitchNotice } from "#app/components/org/org-switch-notice.tsx";
+import { AskWidget } from "#app/components/rag/ask-widget.tsx";
 import { AppShell } from "#app/components/shell/app-shell.tsx";
 import { PracticeAccent } from "#app/components/shell/practice-accent.tsx";
+import { stripLocale } from "#app/i18n/config.ts";
 import { orgMiddleware } from "#app/middleware/org.server.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
 import { isOrgBootstrapFailure, requireOrg } from "#app/services/org-context/current-org.ts";
@@ -31,6 +33,8 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   const { user, org, orgs, switched, timeoutMs, sidebarCollapsed, theme } = loaderData;
+  // SPEC §2: the assistant widget on every signed-in page except /records-qa (the same assistant, full page).
+  const onRecordsQa = stripLocale(useLocation().pathname) === "/records-qa";
   return (
     <>
       <OrgStoreSync org={org} orgs={orgs} timeoutMs={timeoutMs} />
@@ -47,6 +51,8 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
         {/* Keyed by organisation: a switch never leaves another tenant's state in a component. */}
         <Outlet key={org.id} />
       </AppShell>
+      {/* Keyed by organisation too: a switch starts an empty chat (SPEC §2: cleared on mount). */}
+      {onRecordsQa ? null : <AskWidget key={org.id} orgId={org.id} timeZone={org.timezone} />}
     </>
   );
 }
