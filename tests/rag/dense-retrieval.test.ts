@@ -4,12 +4,14 @@ import type { OrgRole } from "#app/db/schema.ts";
 import * as embeddingsRoute from "#app/routes/resources/api-rag-embeddings.ts";
 import * as searchRoute from "#app/routes/resources/api-rag-search.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
+import { startJobs, stopJobs } from "#app/services/jobs/jobs.server.ts";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { saveDraft } from "#app/services/notes/notes.server.ts";
 import { search } from "#app/services/rag/ask.server.ts";
 import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
 import { embedMissing } from "#app/services/rag/embeddings/reembed.server.ts";
 import { reciprocalRankFusion } from "#app/services/rag/fusion.ts";
+import { createLogger } from "#app/utils/logger.server.ts";
 import { createEmbeddingsMock } from "#tests/mocks/openai-embeddings.ts";
 import { generatedNote, patientOf, transcribedVisit } from "#tests/notes/notes-harness.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
@@ -176,4 +178,34 @@ describeEachDatabase("Ask Murmur: dense retrieval", (target) => {
     await embedMissing({ db: h.db, client, orgId: h.a.orgId });
     expect(texts(await ask("clinician", "stomach pain")).some((t) => t.includes("tummy hurts"))).toBe(true);
   });
+
+  it("the rag-embed job, started by an owner's POST, runs through pg-boss to done", async () => {
+    const env = h.context().get(runtimeContext).env as Record<string, unknown>;
+    Object.assign(env, { EMBEDDINGS_BASE_URL: BASE, EMBEDDINGS_MODEL: "concepts-64-b", EMBEDDINGS_TIMEOUT_MS: 5000 });
+    const other = createEmbeddingsClient({
+      EMBEDDINGS_BASE_URL: BASE,
+      EMBEDDINGS_MODEL: "concepts-64-b",
+      EMBEDDINGS_TIMEOUT_MS: 5000,
+    });
+    await startJobs(
+      { env: { MURMUR_DATA_DIR: h.dataDir }, db: h.db, logger: createLogger("silent") },
+      { embeddings: other, pollingIntervalSeconds: 0.5, sweepIntervalMs: 0 },
+    );
+    try {
+      // A new model: every passage is missing again.
+      const started = await call(h, embeddingsRoute, { method: "POST", path: "/api/rag/embeddings", as: "owner" });
+      expect(started.status).toBe(202);
+      expect(started.body).toMatchObject({ configured: true, model: "concepts-64-b", state: "queued", done: 0 });
+      let status = started.body;
+      for (let i = 0; i < 120 && status.state !== "done"; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        status = (await call(h, embeddingsRoute, { method: "GET", path: "/api/rag/embeddings", as: "owner" })).body;
+      }
+      expect(status).toMatchObject({ state: "done", done: status.total, error: null });
+      expect(status.total).toBeGreaterThan(0);
+    } finally {
+      await stopJobs(h.db);
+      for (const key of ["EMBEDDINGS_BASE_URL", "EMBEDDINGS_MODEL"]) delete env[key];
+    }
+  }, 120_000);
 });
