@@ -60,6 +60,7 @@ export default [
   route("api/rag/ask", "routes/resources/api-rag-ask.ts"),
   route("api/rag/search", "routes/resources/api-rag-search.ts"),
   route("api/rag/source", "routes/resources/api-rag-source.ts"),
+  route("api/rag/embeddings", "routes/resources/api-rag-embeddings.ts"),
   // Periodontal chart (issue 14; docs/api.md "Periodontal chart"): bearer token or session cookie, x-org-id.
   route("api/patients/:id/perio-exams", "routes/resources/api-patient-perio-exams.ts"),
   route("api/perio-exams/:id", "routes/resources/api-perio-exam.ts"),

@@ -20,6 +20,8 @@ export interface DB {
   notes: NotesTable;
   note_versions: NoteVersionsTable;
   record_chunks: RecordChunksTable;
+  record_embeddings: RecordEmbeddingsTable;
+  rag_embedding_runs: RagEmbeddingRunsTable;
   help: HelpTable;
   perio_exams: PerioExamsTable;
   coding_cases: CodingCasesTable;
@@ -342,6 +344,31 @@ export interface RecordChunksTable {
   visit_date: ColumnType<Date | string, string, string>;
   text: string;
   created_at: ColumnType<Date, never, never>;
+}
+
+// ---- 0026_rag_cases_and_embeddings.sql (issue 12, ADR 0020) ----
+
+/** A passage's embedding; written by the re-embedding job (owner connection), read under 0017's rules. */
+export interface RecordEmbeddingsTable {
+  chunk_id: string;
+  org_id: string;
+  record_type: RecordType;
+  model: string;
+  dims: number;
+  embedding: number[];
+  created_at: ColumnType<Date, never, never>;
+}
+
+/** The re-embedding job's progress, one row per organisation; owners read it. */
+export interface RagEmbeddingRunsTable {
+  org_id: string;
+  model: string;
+  state: "queued" | "running" | "done" | "failed";
+  done: Defaulted<number>;
+  total: Defaulted<number>;
+  error: string | null;
+  started_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
 }
 
 /** Product-help articles, written by migrations; every signed-in member reads them. */

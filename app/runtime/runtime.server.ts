@@ -3,6 +3,7 @@ import { migrate } from "#app/db/migrate.server.ts";
 import { type AuthRuntime, startAuthRuntime } from "#app/services/auth/auth-runtime.server.ts";
 import { type StopJobsOptions, startJobs, stopJobs } from "#app/services/jobs/jobs.server.ts";
 import { createNoteEngine } from "#app/services/notes/engines/registry.server.ts";
+import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
 import { createSpeechRegistry } from "#app/services/speech/config.server.ts";
 import { createLiveTranscribePort, createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
 import type { Env } from "#app/utils/env.server.ts";
@@ -60,6 +61,8 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
     transcribe: createTranscribePort(speech),
     transcribeLive: createLiveTranscribePort(speech),
     generateNote,
+    // Issue 12: passages are embedded in the background when EMBEDDINGS_* is set (ADR 0020).
+    embeddings: createEmbeddingsClient(env),
   });
   return runtime;
 }

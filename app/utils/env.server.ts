@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CodingEnvShape } from "#app/services/coding/engines/env.ts";
 import { checkNotesEnv, NotesEnvShape } from "#app/services/notes/engines/env.ts";
+import { checkEmbeddingsEnv, EmbeddingsEnvShape } from "#app/services/rag/embeddings/env.ts";
 import { checkSpeechEnv, SpeechEnvShape } from "#app/services/speech/env-schema.ts";
 import { checkStorageEnv, StorageEnvShape } from "#app/services/storage/config.server.ts";
 
@@ -104,6 +105,8 @@ export const EnvSchema = z
     ...NotesEnvShape,
     /** Ask Murmur's answerer (docs/api.md "Ask Murmur"): extractive (default) or openai-compatible (LLM_OPENAI_*). */
     RAG_ENGINE: z.enum(["extractive", "openai-compatible"]).default("extractive"),
+    /** Optional dense retrieval for Ask Murmur (docs/rag.md "Dense retrieval", ADR 0020). */
+    ...EmbeddingsEnvShape,
     /** Coding engine (docs/coding.md "Engines"; issue 13). */
     ...CodingEnvShape,
     /** Largest request body accepted outside upload routes, in bytes. */
@@ -118,6 +121,7 @@ export const EnvSchema = z
     checkStorageEnv(env, ctx);
     checkSpeechEnv(env, ctx);
     checkNotesEnv(env, ctx);
+    checkEmbeddingsEnv(env, ctx);
   });
 
 export type Env = z.infer<typeof EnvSchema>;

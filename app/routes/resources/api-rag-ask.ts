@@ -2,7 +2,7 @@ import { ask } from "#app/services/rag/ask.server.ts";
 import type { Route } from "./+types/api-rag-ask";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 import { json, requireApiOrg } from "./org-api.server.ts";
-import { AskBodySchema, answerEngineOf, ragLanguage } from "./rag-api.server.ts";
+import { AskBodySchema, answerEngineOf, embeddingsOf, ragLanguage } from "./rag-api.server.ts";
 import { handleVisitApi, maxJsonBytes, readJsonLimited } from "./visit-api.server.ts";
 
 export const loader = () => methodNotAllowed("POST");
@@ -22,6 +22,7 @@ export function action({ request, context }: Route.ActionArgs) {
       scope: body.scope ?? null,
       language: ragLanguage(request),
       engine: answerEngineOf(context),
+      embeddings: embeddingsOf(context),
       signal: request.signal,
     });
     return json(answer);

@@ -2,7 +2,7 @@ import { search } from "#app/services/rag/ask.server.ts";
 import type { Route } from "./+types/api-rag-search";
 import { methodNotAllowed } from "./method-not-allowed.ts";
 import { json, requireApiOrg } from "./org-api.server.ts";
-import { ragLanguage, SearchBodySchema } from "./rag-api.server.ts";
+import { embeddingsOf, ragLanguage, SearchBodySchema } from "./rag-api.server.ts";
 import { handleVisitApi, maxJsonBytes, readJsonLimited } from "./visit-api.server.ts";
 
 export const loader = () => methodNotAllowed("POST");
@@ -24,6 +24,8 @@ export function action({ request, context }: Route.ActionArgs) {
       language: ragLanguage(request),
       debug: body.debug === true,
       limit: body.limit,
+      embeddings: embeddingsOf(context),
+      signal: request.signal,
     });
     return json(result);
   });

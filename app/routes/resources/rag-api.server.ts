@@ -1,6 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { runtimeContext } from "#app/runtime/context.ts";
+import { createEmbeddingsClient, type EmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
 import { createAnswerEngine } from "#app/services/rag/engines/registry.server.ts";
 import type { AnswerEngine } from "#app/services/rag/engines/types.ts";
 import { apiLocale } from "./org-api.server.ts";
@@ -23,6 +24,11 @@ export const SearchBodySchema = AskBodySchema.extend({
 
 export function answerEngineOf(context: Readonly<RouterContextProvider>): AnswerEngine {
   return createAnswerEngine(context.get(runtimeContext).env);
+}
+
+/** Dense retrieval when EMBEDDINGS_* is configured, else null (full text alone). */
+export function embeddingsOf(context: Readonly<RouterContextProvider>): EmbeddingsClient | null {
+  return createEmbeddingsClient(context.get(runtimeContext).env);
 }
 
 /** The reader's language for the fixed sentences of an answer: the API has no URL prefix, so Accept-Language. */

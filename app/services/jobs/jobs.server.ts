@@ -4,6 +4,8 @@ import type { Database } from "#app/db/database.server.ts";
 import type { NoteEnginePort } from "#app/services/notes/jobs/generate-note.server.ts";
 import { GENERATE_NOTE_DEAD_QUEUE, GENERATE_NOTE_QUEUE } from "#app/services/notes/jobs/queues.ts";
 import { startNoteWorkers } from "#app/services/notes/jobs/workers.server.ts";
+import type { EmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
+import { RAG_EMBED_QUEUE, startEmbedWorkers } from "#app/services/rag/embeddings/jobs.server.ts";
 import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { blobStore } from "#app/services/storage/storage.server.ts";
 import { purgeExpiredAudio } from "#app/services/visits/purge-audio.server.ts";
@@ -41,6 +43,8 @@ export interface StartJobsOptions {
   /** Decodes a recording's settled windows while it is still recording; without it, all decoding waits for Stop. */
   transcribeLive?: LiveTranscribePort;
   store?: BlobStore;
+  /** Ask Murmur's embeddings server (EMBEDDINGS_*, ADR 0020). Without it no passage is embedded here. */
+  embeddings?: EmbeddingsClient | null;
   /** Transcriptions run at once in this process. */
   concurrency?: number;
   pollingIntervalSeconds?: number;
@@ -86,6 +90,7 @@ const WORKED_QUEUES = [
   TRANSCRIBE_LIVE_QUEUE,
   GENERATE_NOTE_QUEUE,
   GENERATE_NOTE_DEAD_QUEUE,
+  RAG_EMBED_QUEUE,
 ];
 
 const handles = new Map<Database, JobsHandle>();
@@ -172,6 +177,12 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
     sweepIntervalMs: options.sweepIntervalMs,
     sweepMinAgeMs: options.sweepMinAgeMs,
     running,
+  });
+  await startEmbedWorkers(boss, runtime, {
+    client: options.embeddings,
+    running,
+    pollingIntervalSeconds: options.pollingIntervalSeconds,
+    sweepIntervalMs: options.sweepIntervalMs,
   });
 
   const minAgeMs = options.sweepMinAgeMs ?? 60_000;

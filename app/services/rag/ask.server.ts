@@ -1,9 +1,11 @@
 import { isUuid } from "#app/services/auth/uuid.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole } from "#app/services/orgs/context.server.ts";
 import { orgErrors } from "#app/services/orgs/errors.server.ts";
+import type { EmbeddingsClient } from "./embeddings/client.server.ts";
 import type { AnswerEngine } from "./engines/types.ts";
 import { ragErrors } from "./errors.server.ts";
 import { type ExpandedQuery, expandQuery } from "./expand.ts";
+import { embedQuestion, rankHybrid } from "./hybrid.server.ts";
 import { checkFilters, checkQuery } from "./input.ts";
 import {
   ASK_TOP_K,
@@ -16,7 +18,7 @@ import {
 } from "./model.ts";
 import type { RagLanguage } from "./phrases.server.ts";
 import { chooseScope } from "./scope.ts";
-import { rankHelp, rankRecords, recordTypesFor } from "./search.server.ts";
+import { rankHelp, recordTypesFor } from "./search.server.ts";
 
 // Ask Murmur (SPEC §4 "Ask flow", §7 /api/rag/ask and /api/rag/search): validate, pick the
 // scope, rank what the caller may read (organisation and role filter inside the query), then let
@@ -30,6 +32,9 @@ type AskArgs = OrgServiceArgs & {
   patientId?: string | null;
   scope?: AskScope | null;
   language: RagLanguage;
+  /** Dense retrieval (EMBEDDINGS_*); absent or null ranks on full text alone. */
+  embeddings?: EmbeddingsClient | null;
+  signal?: AbortSignal;
 };
 
 interface Retrieved {
@@ -53,6 +58,8 @@ async function retrieve(args: AskArgs, options: { limit: number; debug?: boolean
   const { question, filters } = readInput(args);
   const scope = chooseScope({ scope: args.scope, patientId: args.patientId, filters, question });
   const query = expandQuery(question);
+  // Embedded before the transaction opens, so a slow embeddings server never holds a connection.
+  const dense = scope === "records" ? await embedQuestion(args.embeddings, question, args.signal) : null;
   const passages = await asActor(args, args.orgId, async (trx) => {
     const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
     if (options.debug && role !== "owner") throw ragErrors.debugForbidden();
@@ -68,7 +75,8 @@ async function retrieve(args: AskArgs, options: { limit: number; debug?: boolean
         .executeTakeFirst();
       if (!patient) throw ragErrors.patientNotFound();
     }
-    return rankRecords(trx, {
+    return rankHybrid(trx, {
+      dense,
       orgId: args.orgId,
       types,
       query,
@@ -84,7 +92,8 @@ async function retrieve(args: AskArgs, options: { limit: number; debug?: boolean
 export function toCitation(p: RankedPassage, withContent = false): Citation & { features?: Record<string, number> } {
   return {
     id: p.id,
-    title: p.table === "transcriptions" ? p.visitName : p.label || p.visitName,
+    // A note cites its section's title; a transcript and a case (whose label is its status) their visit.
+    title: p.table === "doctor_notes" ? p.label || p.visitName : p.visitName,
     snippet: p.text.length > 240 ? `${p.text.slice(0, 237)}…` : p.text,
     created_at: p.date,
     ...(withContent ? { content: p.text } : {}),
@@ -119,7 +128,7 @@ export function citeUsed(answer: string, passages: RankedPassage[]): { answer: s
 }
 
 /** POST /api/rag/ask. */
-export async function ask(args: AskArgs & { engine: AnswerEngine; signal?: AbortSignal }): Promise<AskResponse> {
+export async function ask(args: AskArgs & { engine: AnswerEngine }): Promise<AskResponse> {
   const found = await retrieve(args, { limit: ASK_TOP_K });
   const out = await args.engine.answer({
     question: found.question,

@@ -5,6 +5,7 @@ import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import { type PatientSummary, searchPatients } from "#app/services/patients/patients.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { ask } from "./ask.server.ts";
+import { createEmbeddingsClient } from "./embeddings/client.server.ts";
 import { createAnswerEngine } from "./engines/registry.server.ts";
 import type { AskFilters, AskResponse } from "./model.ts";
 import type { RagLanguage } from "./phrases.server.ts";
@@ -59,6 +60,7 @@ export async function loadRecordsQaPage(
         scope: canAskRecords ? null : "help",
         language,
         engine: createAnswerEngine(context.get(runtimeContext).env),
+        embeddings: createEmbeddingsClient(context.get(runtimeContext).env),
         signal: request.signal,
       });
       result = { ...answer, latencyMs: Math.round(performance.now() - started) };

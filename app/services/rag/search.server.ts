@@ -13,10 +13,13 @@ import type { AskFilters, AskRecordType, RankedPassage } from "./model.ts";
 // are in the WHERE clause (and in the policy of 0017) so nothing is ranked that the caller may
 // not read.
 
-/** docs/permissions.md "Records Q&A": which record types a role may cite. Admins see no clinical data. */
+/**
+ * docs/permissions.md "Records Q&A": which record types a role may cite. Admins see no clinical
+ * data; staff read transcripts and coding cases (they export cases), not doctor notes.
+ */
 export function recordTypesFor(role: OrgRole): AskRecordType[] {
   if (role === "owner" || role === "clinician") return ["transcription", "doctor_note", "case"];
-  if (role === "staff") return ["transcription"];
+  if (role === "staff") return ["transcription", "case"];
   return [];
 }
 
@@ -40,36 +43,19 @@ export interface RankRecordsArgs {
   debug?: boolean;
 }
 
+/** The role's record types narrowed by the `record_types` filter. */
+export function wantedTypes(types: AskRecordType[], filters: AskFilters): AskRecordType[] {
+  return filters.record_types?.length ? types.filter((t) => filters.record_types?.includes(t)) : types;
+}
+
 export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs): Promise<RankedPassage[]> {
-  const wanted = args.filters.record_types?.length
-    ? args.types.filter((t) => args.filters.record_types?.includes(t))
-    : args.types;
+  const wanted = wantedTypes(args.types, args.filters);
   const all = [...args.query.terms, ...args.query.expansions];
   if (wanted.length === 0 || all.length === 0) return [];
   // "own": what the question is about — its non-generic words and their synonyms — counted twice.
   const own = args.query.key.length ? args.query.key : all;
   const phrases = args.query.phrases.length ? args.query.phrases : [""];
-  const { rows } = await sql<{
-    id: string;
-    record_type: AskRecordType;
-    source_table: "transcriptions" | "doctor_notes" | "cases";
-    source_id: string;
-    field: string;
-    label: string;
-    note_status: RankedPassage["noteStatus"];
-    visit_id: string;
-    patient_id: string;
-    visit_name: string;
-    visit_date: string;
-    start_s: number | null;
-    end_s: number | null;
-    language: RankedPassage["language"];
-    text: string;
-    r_all: number;
-    r_own: number;
-    r_phrase: number;
-    r_amount: number;
-  }>`
+  const { rows } = await sql<RankedRow & { r_all: number; r_own: number; r_phrase: number; r_amount: number }>`
     -- The three queries are built once (materialized), the passages ranked alone, and only the
     -- winners joined to their visit and patient: those tables' policies cost a check per row.
     with qa as materialized (select ${perLanguage(all)}),
@@ -111,25 +97,49 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
       WEIGHTS.own * r.r_own +
       WEIGHTS.phrase * r.r_phrase +
       (r.r_own > 0 ? WEIGHTS.amount * r.r_amount : 0);
-    return {
-      id: r.id,
-      table: r.source_table,
-      sourceId: r.source_id,
-      field: r.field,
-      label: r.label,
-      noteStatus: r.note_status,
-      visitId: r.visit_id,
-      patientId: r.patient_id,
-      visitName: r.visit_name,
-      date: isoDate(r.visit_date) ?? "",
-      start: r.start_s,
-      end: r.end_s,
-      language: r.language,
-      text: r.text,
-      score,
-      ...(args.debug ? { features: { all: r.r_all, own: r.r_own, phrase: r.r_phrase, amount: r.r_amount, score } } : {}),
-    };
+    const features = { all: r.r_all, own: r.r_own, phrase: r.r_phrase, amount: r.r_amount, score };
+    return toPassage(r, score, args.debug ? features : undefined);
   });
+}
+
+/** A passage as both rankings (full text, dense) select it. */
+export interface RankedRow {
+  id: string;
+  record_type: AskRecordType;
+  source_table: "transcriptions" | "doctor_notes" | "cases";
+  source_id: string;
+  field: string;
+  label: string;
+  note_status: RankedPassage["noteStatus"];
+  visit_id: string;
+  patient_id: string;
+  visit_name: string;
+  visit_date: string;
+  start_s: number | null;
+  end_s: number | null;
+  language: RankedPassage["language"];
+  text: string;
+}
+
+export function toPassage(r: RankedRow, score: number, features?: Record<string, number>): RankedPassage {
+  return {
+    id: r.id,
+    table: r.source_table,
+    sourceId: r.source_id,
+    field: r.field,
+    label: r.label,
+    noteStatus: r.note_status,
+    visitId: r.visit_id,
+    patientId: r.patient_id,
+    visitName: r.visit_name,
+    date: isoDate(r.visit_date) ?? "",
+    start: r.start_s,
+    end: r.end_s,
+    language: r.language,
+    text: r.text,
+    score,
+    ...(features ? { features } : {}),
+  };
 }
 
 /** Product help in the interface language: whole articles, best first. */

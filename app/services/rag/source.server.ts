@@ -24,6 +24,8 @@ export interface SourceView {
     start?: number;
     end?: number;
     note_status?: string;
+    /** A coding case's status (open, coded, exported). */
+    case_status?: string;
   };
 }
 
@@ -102,6 +104,7 @@ export function getSource(args: OrgServiceArgs & { orgId: string; id: string }):
         ...(row.start_s !== null ? { start: row.start_s } : {}),
         ...(row.end_s !== null ? { end: row.end_s } : {}),
         ...(row.note_status ? { note_status: row.note_status } : {}),
+        ...(row.source_table === "cases" ? { case_status: row.label } : {}),
       },
     };
   });
