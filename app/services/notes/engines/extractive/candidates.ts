@@ -137,6 +137,19 @@ export function isDoctorSpeech(s: Sentence, lexicon: Lexicon): boolean {
   return SECOND_PERSON.test(s.folded) && !FIRST_PERSON.test(s.folded);
 }
 
+// A sentence still in the first or second person once rewritten ("we know this and we have him")
+// reads as conversation, not a note: another sentence saying as much is preferred (issue 18).
+const PERSON_IN_NOTE: Record<NoteLanguage, RegExp> = {
+  en: /\b(?:i|we|you|my|our|your)\b/i,
+  fr: /(?<![\p{L}])(?:je|j'|nous|vous|mon|ma|mes|notre|nos|votre|vos)(?![\p{L}])/iu,
+  es: /(?<![\p{L}])(?:yo|nosotros|nosotras|usted|ustedes|mi|mis|nuestro|nuestra|nuestros|nuestras)(?![\p{L}])/iu,
+};
+const PERSON_PENALTY = 2;
+
+export function speaksInPerson(text: string, language: NoteLanguage): boolean {
+  return PERSON_IN_NOTE[language].test(text);
+}
+
 const INTRO = /\b\d+-year-old\b|\b\d+ ans\b|\b\d+ anos\b/;
 const CC_PATTERNS = [
   /\bchief complaint (?:is|of) (?:an?\s+|the\s+)?(.{3,60}?)(?=[.,;?]|$)/,
@@ -309,7 +322,14 @@ export function analyse(
       const rewritten = rewriteSentence(spoken, role, voice, language);
       if (!rewritten) return;
       const sexed = doctor ? applyRecordSex(rewritten, pronounFix, language) : { text: rewritten, changed: false };
-      const candidate: Candidate = { kind, text: sexed.text, score, order: s.index, evidence: [s], role };
+      const candidate: Candidate = {
+        kind,
+        text: sexed.text,
+        score: score - (speaksInPerson(sexed.text, language) ? PERSON_PENALTY : 0),
+        order: s.index,
+        evidence: [s],
+        role,
+      };
       if (!doctor) candidate.patient = true;
       if (sexed.changed) candidate.pronounConflict = true;
       candidates.push(candidate);

@@ -95,6 +95,24 @@ const ANY: Rule[] = [
   [/^(?:I am|we are) seeing (?:(?:mr|mrs|ms|miss)\.? )?[a-z]+,?\s*(?:here,?\s*|today,?\s*)?/i, ""],
   [/^what I am (?:seeing|looking at)(?: here)? is\s+/i, ""],
   [/\bI know (?:that )?/gi, ""],
+  // Reading from the chart: "I have that she takes coq10" → "She takes coq10".
+  [/^I (?:have|see|read) (?:here |in (?:the|my|his|her) (?:chart|notes?|records?) )?that (?=(?:he|she|they|the patient)\b)/i, ""],
+  [/^I (?:also )?see that (?=(?:he|she|they|the patient)\b)/i, ""],
+  // "I do appreciate" is exam narration wherever it stands: the finding is what follows.
+  [
+    /\b(and |but )?I (?:do |also |still |can |could )?appreciate (?:that )?(?:there (?:is|are) )?(?:some |a |an |the )?(?=[a-z0-9])/gi,
+    "$1",
+  ],
+  // Reassurance that adds no fact: "to be sure we are not missing anything (else)".
+  [
+    /,?\s*(?:just )?(?:to|and) (?:make sure|be sure|ensure) (?:that )?we (?:are not|do not|aren't|don't) (?:missing|miss) anything(?: else)?\b/gi,
+    "",
+  ],
+  // A finding the clinician knew of: "which we have heard", "that we knew about already".
+  [
+    /,?\s*(?:which|that) (?:I|we) (?:have )?(?:heard|knew about|have known about|discussed)(?: (?:that|it|this))?(?: already| before| in the past| previously)?(?=[,.;]|$)/gi,
+    ", previously noted",
+  ],
   [/\bI do not (?:think|believe) (?:that )?(?:we |I )?need to\b/gi, "no need to"],
   [/\bI do not (?:think|believe) (?:that )?(it|this|that|he|she|there) (is|are|was|has)\b/gi, "$1 $2 not"],
   [/^(?:I|we) (?:am|are) (?:also |still |just )?going to (?:go ahead and )?(?=[a-z])/i, "we will "],
