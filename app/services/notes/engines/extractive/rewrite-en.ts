@@ -105,7 +105,7 @@ const ANY: Rule[] = [
   ],
   // Reassurance that adds no fact: "to be sure we are not missing anything (else)".
   [
-    /,?\s*(?:just )?(?:to|and) (?:make sure|be sure|ensure) (?:that )?we (?:are not|do not|aren't|don't) (?:missing|miss) anything(?: else)?\b/gi,
+    /,?\s*(?:just )?(?:to|and) (?:make sure|be sure|ensure) (?:that )?we (?:are not|do not|aren't|don't) (?:missing|miss) anything(?: else)?(?: there| here)?\b/gi,
     "",
   ],
   // A finding the clinician knew of: "which we have heard", "that we knew about already".

@@ -248,7 +248,10 @@ const PLAN: Rule[] = [
     "contrôle $1",
   ],
   // The patient addressed ("revenez me voir", "appelez-nous") → the instruction in the infinitive.
-  [u(`^(${Object.keys(IMPERATIVE).join("|")})(?:-(?:nous|moi|vous))?\\b`), (_m, v: string) => IMPERATIVE[v.toLowerCase()] ?? v],
+  [
+    u(`(^|\\bet )(${Object.keys(IMPERATIVE).join("|")})(?:-(?:nous|moi|vous))?\\b`, "giu"),
+    (_m, and: string, v: string) => `${and}${IMPERATIVE[v.toLowerCase()] ?? v}`,
+  ],
   [u("^faire (?:une |l')?ordonnance (?:pour|de) "), "prescrire "],
   [u("\\b(revenir|reconsulter) me voir\\b"), "$1"],
   [u("\\bvous\\b", "giu"), ""],
