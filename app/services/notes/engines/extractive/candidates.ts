@@ -239,6 +239,10 @@ export function analyse(
   const byTurn = new Map<number, Sentence[]>();
   for (const s of sentences) byTurn.set(s.turn, [...(byTurn.get(s.turn) ?? []), s]);
   let chiefComplaint: Candidate | null = null;
+  const problems = findProblems(sentences, language, (s) => isDoctorSpeech(s, lexicon));
+  // The sentence where the clinician takes up a problem ("pour votre dépression, vous dormez mieux")
+  // is an assessment of it, whatever its words.
+  const opensProblem = new Set(problems.map((p) => p.at));
   const ros = (symptoms: [string, string][], negative: boolean, evidence: Sentence[], score: number) => {
     for (const [system, phrases] of bySystem(symptoms)) {
       const items = phrases.map((phrase) => toThirdPerson(phrase, "clinician", language, gender, subject));
@@ -386,7 +390,7 @@ export function analyse(
       if (dental) continue;
       const isExam = cues.exam?.test(s.folded) ?? false;
       const isResult = (cues.results?.test(s.folded) ?? false) && !SCHEDULING.test(s.folded);
-      const isAssessment = cues.assessment?.test(s.folded) ?? false;
+      const isAssessment = (cues.assessment?.test(s.folded) ?? false) || opensProblem.has(s.index);
       // A sentence that only gives vitals is already written as vitals lines (one that also gives
       // an exam finding, "your blood pressure is 132 over 84 and your lungs are clear", is kept).
       if (vitals.length > 0 && !isExam && weight < 3 * vitals.length + 3) continue;
@@ -408,6 +412,5 @@ export function analyse(
     push("hpi", base);
   }
   chiefComplaint ??= earlyComplaint(sentences, lexicon);
-  const problems = findProblems(sentences, language, (s) => isDoctorSpeech(s, lexicon));
   return { candidates, chiefComplaint, gender, problems };
 }
