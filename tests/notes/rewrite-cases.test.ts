@@ -111,6 +111,8 @@ const EN: RewriteCase[] = [
   ["plan", "We will get an MRI to make sure we are not missing anything.", "MRI."],
   ["plan", "I would like to check a CBC just to be sure we are not missing anything else.", "CBC."],
   ["assessment", "I also see that she has high blood pressure.", "She has high blood pressure."],
+  ["history", "It is yeah the same thing day in and day out.", "It is the same thing day in and day out."],
+  ["plan", "You need to cut down on the salt in your diet alright.", "Advised to cut down on the salt in her diet."],
 ];
 
 const FR: RewriteCase[] = [

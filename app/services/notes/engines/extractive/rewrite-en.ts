@@ -167,6 +167,10 @@ const ANY: Rule[] = [
     /\b(?:kinda|sorta|you know|i mean|pretty much|more or less|or something(?: like that)?|and stuff(?: like that)?|and everything|and all that|to be honest|honestly|obviously|basically|actually|literally|definitely|certainly|of course|i guess|i suppose|as i said|like i said|go ahead and|at this point in time)\b,?\s*/gi,
     "",
   ],
+  // Backchannels said mid-sentence ("it is yeah the same thing", "sometimes yeah it seems").
+  [/,?\s*\b(?:yeah|yep|yup|uh-huh|mm-hmm|um+|uh+)\b,?(?=\s|$)/gi, ""],
+  // A closing "alright" after what was said ("control that diet alright"), not "doing alright".
+  [/(?<!\b(?:is|are|was|were|be|been|doing|feel|feels|felt|looks?|seems?|sounds?)),?\s+alright\s*$/gi, ""],
   [/\ba little bit\b/gi, "a little"],
   [/^(?:that means|which means|and|but|so|then|also|now|anyway|okay|alright|yeah|well)\b,?\s*/i, ""],
   [/^(?:yes|no),\s*/i, ""],
@@ -396,7 +400,7 @@ const PLAN: Rule[] = [
     "advised to ",
   ],
   [
-    new RegExp(`^${S} (?:should|needs to|will need to|has to|must|ought to)(?! be seen\\b) (?:try to |try and )?`, "i"),
+    new RegExp(`^${S} (?:should|needs? to|will need to|has to|have to|must|ought to)(?! be seen\\b) (?:try to |try and )?`, "i"),
     "advised to ",
   ],
   [/^(?:I|we) (?:would |do |also )?(?:recommend|suggest)(?:ed)? (?:that )?/i, "recommend "],
