@@ -211,6 +211,8 @@ const FR: RewriteCase[] = [
     "Continuer le paracétamol et revenir dans 1 semaine si ça ne va pas mieux.",
   ],
   ["assessment", "Je suis un peu inquiet pour une appendicite.", "Suspicion d'appendicite."],
+  ["assessment", "Vous retenez de l'eau.", "La patiente retient de l'eau."],
+  ["history", "Je me suis tordu la cheville en descendant l'escalier.", "S'est tordu la cheville en descendant l'escalier."],
   ["results", "On a fait une radiographie et il n'y a pas de fracture.", "Radiographie: Pas de fracture."],
 ];
 
@@ -294,6 +296,7 @@ const ES: RewriteCase[] = [
   ["plan", "Vuelva si no mejora.", "Volver si no mejora."],
   ["plan", "Evite correr durante dos semanas.", "Evitar correr durante 2 semanas."],
   ["assessment", "Me preocupa que sea una apendicitis.", "Sospecha de apendicitis."],
+  ["history", "Me torcí el tobillo jugando al fútbol.", "Se torció el tobillo jugando al fútbol."],
   ["results", "Le hicimos una radiografía y no hay fractura.", "Radiografía: Sin fractura."],
 ];
 

@@ -206,13 +206,9 @@ const FR_VERBS: Record<string, string> = {
 const FR_VOUS: Record<string, string> = {
   retenez: "retient",
   dormez: "dort",
-  allez: "va",
   prenez: "prend",
   faites: "fait",
   dites: "dit",
-  pouvez: "peut",
-  devez: "doit",
-  voulez: "veut",
   sentez: "sent",
   ressentez: "ressent",
   buvez: "boit",
