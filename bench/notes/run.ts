@@ -1,7 +1,9 @@
 // ROUGE of the extractive engine on ACI-Bench train and valid, beside the corpus's published
 // baselines (test1), plus time per note, then the register table (issue 18: person, fillers,
 // fragments, sentence length per section, beside the reference notes measured the same way) and
-// MTS-Dialog. `npm run bench:notes` (add `--show <id>` to print a note, `--mts` for MTS-Dialog only).
+// MTS-Dialog. `npm run bench:notes` (add `--show <id>` to print a note, `--mts` for MTS-Dialog only,
+// `--runs N` to time each ACI-Bench note N times on a busy machine).
+import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { createExtractiveEngine, piecesFromDialogue, renderNoteText } from "#app/services/notes/engines/extractive/index.ts";
 import { type AciEncounter, type AciSplit, aciBenchDir, loadAciSplit } from "./aci-data.ts";
@@ -19,6 +21,7 @@ const PUBLISHED_TEST1: [string, number, number, number][] = [
 ];
 
 const engine = createExtractiveEngine();
+const RUNS = Math.max(1, Number(process.argv[process.argv.indexOf("--runs") + 1]) || 1);
 
 /** `withSex`: give the engine the patient's sex as the app's visit would (ACI-Bench metadata), for he/she. */
 async function generate(encounter: AciEncounter, withSex = true): Promise<{ text: string; ms: number }> {
@@ -60,6 +63,12 @@ async function main() {
     await mts();
     return;
   }
+  // Time per note depends on what else the machine runs: say so beside the figures.
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} on ${cpus().length} cores (timings are wall-clock)\n`,
+  );
   const notes = new Map<AciSplit, { ours: string[]; gold: string[] }>();
   console.log("split                notes  ROUGE-1 ROUGE-2 ROUGE-Lsum  words  ms/note mean    p95  longest (dialogue words)");
   for (const [split, withSex] of [
@@ -78,6 +87,8 @@ async function main() {
       const { text, ms } = await generate(encounter, withSex);
       pairs.push({ target: encounter.note, prediction: text });
       times.push(ms);
+      // `--runs N`: each note timed N times (the engine is deterministic, so the text is the same).
+      for (let run = 1; run < RUNS; run++) times.push((await generate(encounter, withSex)).ms);
       words += text.split(/\s+/).length;
       const dialogueWords = encounter.dialogue.split(/\s+/).length;
       if (dialogueWords > longest.words) longest = { words: dialogueWords, ms };
@@ -117,7 +128,7 @@ function registerTable(
 /** MTS-Dialog: each dialogue written as the one section its reference is (no title), ROUGE and register per split. */
 async function mts() {
   console.log("\nMTS-Dialog (one section per dialogue, written without its title)");
-  console.log("split   rows  ROUGE-1 ROUGE-2 ROUGE-Lsum  empty");
+  console.log("split   rows  ROUGE-1 ROUGE-2 ROUGE-Lsum  empty  ms/note mean    p95");
   const tables: [MtsSplit, string[][], string[][]][] = [];
   for (const split of ["train", "valid"] as MtsSplit[]) {
     const rows = loadMtsSplit(split);
@@ -126,10 +137,13 @@ async function mts() {
     const ours: string[][] = REGISTER_SECTIONS.map(() => []);
     const gold: string[][] = REGISTER_SECTIONS.map(() => []);
     let empty = 0;
+    const times: number[] = [];
     for (const row of rows) {
       const template = mtsTemplate(row.header);
+      const started = performance.now();
       const draft = await engine.generate({ template, transcript: piecesFromDialogue(row.dialogue), language: "en" });
       const text = renderNoteText(template, draft);
+      times.push(performance.now() - started);
       if (!text.trim()) empty += 1;
       pairs.push({ target: row.note, prediction: text });
       const at = REGISTER_SECTIONS.indexOf(mtsKind(row.header).register);
@@ -138,7 +152,7 @@ async function mts() {
     }
     const r = meanRouge(pairs);
     console.log(
-      `${split.padEnd(6)} ${String(rows.length).padStart(5)}   ${fmt(r.r1)}  ${fmt(r.r2)}  ${fmt(r.rlsum)}  ${String(empty).padStart(5)}`,
+      `${split.padEnd(6)} ${String(rows.length).padStart(5)}   ${fmt(r.r1)}  ${fmt(r.r2)}  ${fmt(r.rlsum)}  ${String(empty).padStart(5)}  ${fmt(times.reduce((a, b) => a + b, 0) / times.length)}  ${fmt(percentile(times, 95))}`,
     );
     tables.push([split, ours, gold]);
   }

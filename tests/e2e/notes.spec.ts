@@ -146,6 +146,11 @@ test("import a transcript, generate a SOAP note, follow its evidence, edit, sign
     .locator('[data-testid="note-sentence"]', { hasText: "Start benzonatate 100 mg 3 times daily." });
   await expect(order).toHaveAttribute("data-supported", "true");
   await expect(order).not.toHaveAttribute("data-evidence", "0");
+  // …and pointing at it still highlights the transcript line it was said in, the spoken words marked.
+  await order.hover();
+  const saidIn = page.getByTestId("note-transcript").locator("li.evidence-active");
+  await expect(saidIn).toHaveCount(1);
+  await expect(saidIn.locator("mark")).toContainText("Let's start benzonatate 100 mg three times a day");
 
   // Clicking a sentence plays the recording where it was said.
   const sentence = page.locator('[data-testid="note-sentence"]:not([data-evidence="0"])').last();
@@ -191,6 +196,15 @@ test("the same in French: French interface, a French visit and the French SOAP t
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await followEvidence(page);
+  // Issue 18: "Continuez… et revenez…" is written as instructions, still linked to the line that said them.
+  const instruction = page
+    .getByTestId("note-section-plan")
+    .locator('[data-testid="note-sentence"]', { hasText: "Continuer le paracétamol et revenir dans 1 semaine" });
+  await instruction.scrollIntoViewIfNeeded();
+  await instruction.hover();
+  const saidIn = page.getByTestId("note-transcript").locator("li.evidence-active");
+  await expect(saidIn).toHaveCount(1);
+  await expect(saidIn.locator("mark")).toContainText("Continuez le paracétamol et revenez dans une semaine");
   await editSignAmend(page, "fr", "Repos et hydratation.", "Repos et hydratation pendant trois jours.");
 });
 

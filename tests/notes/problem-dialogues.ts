@@ -58,3 +58,47 @@ export const THREE_PROBLEMS_ES = `[médico] buenos días señora , hoy revisamos
 [médico] en cuanto a su diabetes , está bien controlada .
 [médico] vamos a continuar con la metformina 850 mg dos veces al día .
 [médico] en cuanto a su artrosis de rodilla , le voy a derivar a fisioterapia .`;
+
+export const ONE_PROBLEM_FR = `[médecin] bonjour monsieur , qu'est-ce qui vous amène ?
+[patient] j'ai mal à la cheville droite depuis samedi , je me suis tordu le pied au foot .
+[médecin] à l'examen , il y a un œdème en regard de la malléole externe .
+[médecin] pour votre entorse de la cheville droite , c'est une entorse bénigne .
+[médecin] je vous prescris de l'ibuprofène 400 mg trois fois par jour pendant cinq jours .
+[médecin] revenez me voir dans deux semaines si la douleur persiste .`;
+
+export const FIVE_PROBLEMS_FR = `[médecin] bonjour madame , nous avons plusieurs choses à voir aujourd'hui .
+[patiente] je suis fatiguée et mes chevilles gonflent .
+[médecin] votre tension est à 136 sur 84 et votre poids est de 82 kg .
+[médecin] à l'auscultation pulmonaire , je retrouve des crépitants aux deux bases .
+[médecin] pour votre insuffisance cardiaque , vous retenez de l'eau .
+[médecin] je vais vous mettre sous furosémide 40 mg par jour .
+[médecin] pour votre fibrillation auriculaire , le rythme est contrôlé .
+[médecin] on continue l'apixaban 5 mg deux fois par jour .
+[médecin] pour votre hypothyroïdie , la TSH était normale le mois dernier .
+[médecin] on continue la lévothyroxine 75 µg par jour .
+[médecin] pour votre dépression , vous dormez mieux .
+[médecin] on continue la sertraline 50 mg par jour .
+[médecin] pour votre arthrose du genou , la douleur est stable .
+[médecin] je vous prescris du paracétamol 1 g trois fois par jour .`;
+
+export const ONE_PROBLEM_ES = `[médico] buenos días señor , ¿qué le trae por aquí ?
+[paciente] me torcí el tobillo derecho jugando al fútbol el sábado .
+[médico] en la exploración , hay inflamación sobre el maléolo externo .
+[médico] en cuanto a su esguince de tobillo derecho , es un esguince leve .
+[médico] le receto ibuprofeno 400 mg cada 8 horas durante cinco días .
+[médico] nos vemos en dos semanas .`;
+
+export const FIVE_PROBLEMS_ES = `[médico] buenos días señora , hoy tenemos varias cosas que revisar .
+[paciente] estoy cansada y se me hinchan los tobillos .
+[médico] su presión arterial es 136 sobre 84 y su peso es 82 kg .
+[médico] a la auscultación pulmonar , escucho crepitantes en ambas bases .
+[médico] en cuanto a su insuficiencia cardíaca , está reteniendo líquido .
+[médico] voy a empezar furosemida 40 mg al día .
+[médico] en cuanto a su fibrilación auricular , el ritmo está controlado .
+[médico] vamos a continuar con apixabán 5 mg dos veces al día .
+[médico] en cuanto a su hipotiroidismo , la TSH fue normal el mes pasado .
+[médico] vamos a continuar con levotiroxina 75 mcg al día .
+[médico] en cuanto a su depresión , duerme mejor .
+[médico] vamos a continuar con sertralina 50 mg al día .
+[médico] en cuanto a su artrosis de rodilla , el dolor está estable .
+[médico] le receto paracetamol 1 g cada 8 horas .`;

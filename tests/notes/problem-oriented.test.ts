@@ -1,5 +1,5 @@
 // Problem-oriented assessment and plan (issue 18) on visits written for these tests: 1, 3 and 5
-// problems in English, 3 in French and Spanish; the layout option; the record's sex and the
+// problems in English, French and Spanish; the layout option; the record's sex and the
 // patient's name.
 import { describe, expect, it } from "vitest";
 import { generateExtractive, piecesFromDialogue } from "#app/services/notes/engines/extractive/index.ts";
@@ -8,7 +8,11 @@ import { splitSentences } from "#app/services/notes/sentences.ts";
 import { section, template } from "./extractive-fixtures.ts";
 import {
   FIVE_PROBLEMS_EN,
+  FIVE_PROBLEMS_ES,
+  FIVE_PROBLEMS_FR,
   ONE_PROBLEM_EN,
+  ONE_PROBLEM_ES,
+  ONE_PROBLEM_FR,
   THREE_PROBLEMS_EN,
   THREE_PROBLEMS_ES,
   THREE_PROBLEMS_FR,
@@ -77,6 +81,55 @@ describe("problem-oriented assessment and plan", () => {
     expect(ap(draft(THREE_PROBLEMS_FR, "fr")).text).toContain("Plan: Augmenter le ramipril à 10 mg.");
     expect(headings(ap(draft(THREE_PROBLEMS_ES, "es")).text)).toEqual(["Hipertensión", "Diabetes", "Artrosis de rodilla"]);
     expect(ap(draft(THREE_PROBLEMS_ES, "es")).text).toContain("Plan: Derivar a fisioterapia.");
+  });
+
+  it.each([
+    ["fr", ONE_PROBLEM_FR, "Entorse de la cheville droite", "C'est une entorse bénigne. Plan: Prescrire de l'ibuprofène 400 mg"],
+    ["es", ONE_PROBLEM_ES, "Esguince de tobillo derecho", "Es un esguince leve. Plan: Recetar ibuprofeno 400 mg cada 8 horas"],
+  ] as const)("one problem in %s: its assessment, then its plan and the follow-up", (language, dialogue, name, body) => {
+    const section = ap(draft(dialogue, language, {}, "male"));
+    expect(headings(section.text)).toEqual([name]);
+    expect(section.text).toContain(`1. ${name}: ${body}`);
+    expect(section.text).toMatch(language === "fr" ? /Contrôle dans 2 semaines/ : /Control en 2 semanas/);
+  });
+
+  it.each([
+    [
+      "fr",
+      FIVE_PROBLEMS_FR,
+      ["Insuffisance cardiaque", "Fibrillation auriculaire", "Hypothyroïdie", "Dépression", "Arthrose du genou"],
+      [
+        ["retient de l'eau", "furosémide 40 mg"],
+        ["rythme est contrôlé", "apixaban 5 mg"],
+        ["TSH était normale", "lévothyroxine 75 µg"],
+        ["dort mieux", "sertraline 50 mg"],
+        ["douleur est stable", "paracétamol 1 g"],
+      ],
+    ],
+    [
+      "es",
+      FIVE_PROBLEMS_ES,
+      ["Insuficiencia cardíaca", "Fibrilación auricular", "Hipotiroidismo", "Depresión", "Artrosis de rodilla"],
+      [
+        ["reteniendo líquido", "furosemida 40 mg"],
+        ["ritmo está controlado", "apixabán 5 mg"],
+        ["TSH fue normal", "levotiroxina 75 mcg"],
+        ["Duerme mejor", "sertralina 50 mg"],
+        ["dolor está estable", "paracetamol 1 g"],
+      ],
+    ],
+  ] as const)("five problems in %s: each line its own assessment and plan, nobody else's", (language, dialogue, names, items) => {
+    const section = ap(draft(dialogue, language));
+    expect(headings(section.text)).toEqual(names);
+    const lines = section.text.split("\n").filter((l) => /^\d+\. /.test(l));
+    items.forEach(([assessment, plan], i) => {
+      const line = lines[i] ?? "";
+      expect(line).toContain(assessment);
+      expect(line.indexOf("Plan:")).toBeGreaterThan(line.indexOf(assessment));
+      expect(line.slice(line.indexOf("Plan:"))).toContain(plan);
+      // Another problem's drug is not under this one.
+      for (const [, other] of items.filter((_, j) => j !== i)) expect(line).not.toContain(other);
+    });
   });
 
   it("bullets: the problem on its own line, its items as bullets", () => {

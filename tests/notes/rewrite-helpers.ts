@@ -27,3 +27,10 @@ export function rewriteSaid(said: string, role: RewriteRole, language: NoteLangu
   const third = capitalise(endSentence(toThirdPerson(clean, voice, language, gender, lexicon.write.patient[gender])));
   return rewriteSentence(third, role, voice, language);
 }
+
+/**
+ * "to be sure we are not missing anything" is reassurance, not a negated finding: the rules drop it
+ * whole, so a negation check reads the source without it (the one negation the rules may drop).
+ */
+export const REASSURANCE =
+  /\b(?:just )?to (?:make sure|be sure|ensure) (?:that )?we (?:are|'re|do) not (?:missing|miss) anything(?: else)?(?: there| here)?/gi;

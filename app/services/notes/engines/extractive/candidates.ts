@@ -137,6 +137,19 @@ export function isDoctorSpeech(s: Sentence, lexicon: Lexicon): boolean {
   return SECOND_PERSON.test(s.folded) && !FIRST_PERSON.test(s.folded);
 }
 
+// A sentence still in the first or second person once rewritten ("we know this and we have him")
+// reads as conversation, not a note: another sentence saying as much is preferred (issue 18).
+const PERSON_IN_NOTE: Record<NoteLanguage, RegExp> = {
+  en: /\b(?:i|we|you|my|our|your)\b/i,
+  fr: /(?<![\p{L}])(?:je|j'|nous|vous|mon|ma|mes|notre|nos|votre|vos)(?![\p{L}])/iu,
+  es: /(?<![\p{L}])(?:yo|nosotros|nosotras|usted|ustedes|mi|mis|nuestro|nuestra|nuestros|nuestras)(?![\p{L}])/iu,
+};
+const PERSON_PENALTY = 2;
+
+export function speaksInPerson(text: string, language: NoteLanguage): boolean {
+  return PERSON_IN_NOTE[language].test(text);
+}
+
 const INTRO = /\b\d+-year-old\b|\b\d+ ans\b|\b\d+ anos\b/;
 const CC_PATTERNS = [
   /\bchief complaint (?:is|of) (?:an?\s+|the\s+)?(.{3,60}?)(?=[.,;?]|$)/,
@@ -226,6 +239,10 @@ export function analyse(
   const byTurn = new Map<number, Sentence[]>();
   for (const s of sentences) byTurn.set(s.turn, [...(byTurn.get(s.turn) ?? []), s]);
   let chiefComplaint: Candidate | null = null;
+  const problems = findProblems(sentences, language, (s) => isDoctorSpeech(s, lexicon));
+  // The sentence where the clinician takes up a problem ("pour votre dépression, vous dormez mieux")
+  // is an assessment of it, whatever its words.
+  const opensProblem = new Set(problems.map((p) => p.at));
   const ros = (symptoms: [string, string][], negative: boolean, evidence: Sentence[], score: number) => {
     for (const [system, phrases] of bySystem(symptoms)) {
       const items = phrases.map((phrase) => toThirdPerson(phrase, "clinician", language, gender, subject));
@@ -309,7 +326,14 @@ export function analyse(
       const rewritten = rewriteSentence(spoken, role, voice, language);
       if (!rewritten) return;
       const sexed = doctor ? applyRecordSex(rewritten, pronounFix, language) : { text: rewritten, changed: false };
-      const candidate: Candidate = { kind, text: sexed.text, score, order: s.index, evidence: [s], role };
+      const candidate: Candidate = {
+        kind,
+        text: sexed.text,
+        score: score - (speaksInPerson(sexed.text, language) ? PERSON_PENALTY : 0),
+        order: s.index,
+        evidence: [s],
+        role,
+      };
       if (!doctor) candidate.patient = true;
       if (sexed.changed) candidate.pronounConflict = true;
       candidates.push(candidate);
@@ -366,7 +390,7 @@ export function analyse(
       if (dental) continue;
       const isExam = cues.exam?.test(s.folded) ?? false;
       const isResult = (cues.results?.test(s.folded) ?? false) && !SCHEDULING.test(s.folded);
-      const isAssessment = cues.assessment?.test(s.folded) ?? false;
+      const isAssessment = (cues.assessment?.test(s.folded) ?? false) || opensProblem.has(s.index);
       // A sentence that only gives vitals is already written as vitals lines (one that also gives
       // an exam finding, "your blood pressure is 132 over 84 and your lungs are clear", is kept).
       if (vitals.length > 0 && !isExam && weight < 3 * vitals.length + 3) continue;
@@ -388,6 +412,5 @@ export function analyse(
     push("hpi", base);
   }
   chiefComplaint ??= earlyComplaint(sentences, lexicon);
-  const problems = findProblems(sentences, language, (s) => isDoctorSpeech(s, lexicon));
   return { candidates, chiefComplaint, gender, problems };
 }

@@ -47,7 +47,7 @@ export const ES: Lexicon = {
   negation: /\b(?:no|nunca|niega|sin|ningún|ninguna|ni|nada)\b/,
   symptoms: SYMPTOMS.sort((a, b) => b[0].length - a[0].length),
   clinical:
-    /\b(?:dolor|dolores|duele|fiebre|tos|náuseas|vómitos|hinchazón|inflamación|sangrado|cansancio|mareos|antecedentes?|diagnóstic\w*|medicamentos?|medicina|tratamiento|mg|miligramos|dosis|tomo|toma|receta|cirugía|operación|radiografía|resonancia|tomografía|ecografía|análisis|sangre|presión|azúcar|diabetes|hipertensión|asma|corazón|pulmones?|riñón|hígado|rodilla|espalda|hombro|cadera|tobillo|muñeca|cuello|cabeza|pecho|estómago|pierna|piernas|brazo|pie|pies|mano|manos|ojos|oído|garganta|piel|diente|dientes|muela|muelas|encía|encías|peso|sueño|examen|alerg\w*|días?|semanas?|meses|años|desde|peor|mejor|síntomas?|dieta|fuma|alcohol)\b/,
+    /\b(?:dolor|dolores|duele|fiebre|tos|náuseas|vómitos|hinchazón|inflamación|sangrado|cansancio|mareos|antecedentes?|diagnóstic\w*|medicamentos?|medicina|tratamiento|mg|miligramos|dosis|tomo|toma|receta|cirugía|operación|radiografía|resonancia|tomografía|ecografía|análisis|sangre|presión|azúcar|diabetes|hipertensión|asma|corazón|pulmones?|riñón|hígado|rodilla|rodillas|espalda|hombro|cadera|tobillo|tobillos|cansado|cansada|hinchan|hinchado|hinchada|muñeca|cuello|cabeza|pecho|estómago|pierna|piernas|brazo|pie|pies|mano|manos|ojos|oído|garganta|piel|diente|dientes|muela|muelas|encía|encías|peso|sueño|examen|alerg\w*|días?|semanas?|meses|años|desde|peor|mejor|síntomas?|dieta|fuma|alcohol)\b/,
   cues: {
     exam: /\b(?:examen|exploración|escucho|auscultación|palpación|sensible|doloroso a|rango de movimiento|reflejos|pulsos|edema|soplo|los pulmones están|el corazón|el abdomen está)\b/,
     vitals:
@@ -55,8 +55,8 @@ export const ES: Lexicon = {
     results:
       /\b(?:radiografía|resonancia|tomografía|ecografía|ultrasonido|electrocardiograma|análisis|laboratorio|resultados?|hemoglobina|colesterol|glucosa|muestra|mostró|salió)\b/,
     assessment:
-      /\b(?:diagnóstic\w*|creo que|(?:bien |mal )?controlad[oa]|se trata de|compatible con|probablemente|parece que|usted tiene (?:una?|un)|esguince|fractura|infección)\b/,
-    plan: /\b(?:voy a|vamos a|le receto|receta|recet\w*|recomiendo|recomend\w*|continuar|continúe|empezar|aumentar|disminuir|control|volver|cita|fisioterapia|tiene que|debe|evite|suspenda|enviar|derivar)\b/,
+      /\b(?:diagnóstic\w*|creo que|(?:bien |mal )?controlad[oa]|se trata de|compatible con|probablemente|parece que|estable|usted tiene (?:una?|un)|esguince|fractura|infección)\b/,
+    plan: /\b(?:voy a|vamos a|le receto|receta|recet\w*|recomiendo|recomend\w*|continuar|continúe|empezar|aumentar|disminuir|control|volver|vuelva|nos vemos|cita|fisioterapia|tiene que|debe|evite|suspenda|enviar|derivar)\b/,
     medications: /\b(?:tomo|toma|tomando|medicamentos?|medicina|pastillas?|mg|miligramos|dosis|receta)\b/,
     allergies: /\b(?:alérgico|alérgica|alergia|alergias)\b/,
     history: /\b(?:antecedentes?|operado|operada|cirugía|fuma|tabaco|alcohol|familia)\b/,

@@ -51,7 +51,7 @@ export const FR: Lexicon = {
   negation: /\b(?:pas|non|jamais|aucun|aucune|sans|nie|ni)\b/,
   symptoms: SYMPTOMS.sort((a, b) => b[0].length - a[0].length),
   clinical:
-    /\b(?:douleur|douleurs|mal|fièvre|toux|nausées|vomissements|gonflement|enflure|saignement|fatigue|vertiges|antécédents?|diagnosti\w*|médicaments?|traitement|mg|milligrammes|dose|prends|prend|prescri\w*|chirurgie|opération|radio|radiographie|irm|scanner|échographie|analyses?|sang|tension|pression|sucre|diabète|hypertension|asthme|cœur|coeur|poumons?|rein|foie|genou|dos|épaule|hanche|cheville|poignet|cou|tête|poitrine|ventre|jambe|jambes|bras|pied|pieds|main|mains|yeux|oreille|gorge|peau|dent|dents|gencive|gencives|poids|sommeil|examen|allerg\w*|jours?|semaines?|mois|ans|depuis|pire|mieux|symptômes?|régime|tabac|fume|alcool)\b/,
+    /\b(?:douleur|douleurs|mal|fièvre|toux|nausées|vomissements|gonflement|enflure|saignement|fatigue|vertiges|antécédents?|diagnosti\w*|médicaments?|traitement|mg|milligrammes|dose|prends|prend|prescri\w*|chirurgie|opération|radio|radiographie|irm|scanner|échographie|analyses?|sang|tension|pression|sucre|diabète|hypertension|asthme|cœur|coeur|poumons?|rein|foie|genou|genoux|dos|épaule|hanche|cheville|chevilles|fatigué|fatiguée|gonflent|gonflé|gonflée|poignet|cou|tête|poitrine|ventre|jambe|jambes|bras|pied|pieds|main|mains|yeux|oreille|gorge|peau|dent|dents|gencive|gencives|poids|sommeil|examen|allerg\w*|jours?|semaines?|mois|ans|depuis|pire|mieux|symptômes?|régime|tabac|fume|alcool)\b/,
   cues: {
     exam: /\b(?:examen|j'entends|à l'auscultation|auscultation|palpation|sensible|douloureux à|amplitude|réflexes|pouls|œdème|souffle|les poumons sont|le cœur est|le ventre est)\b/,
     vitals:
@@ -59,8 +59,8 @@ export const FR: Lexicon = {
     results:
       /\b(?:radio|radiographie|irm|scanner|échographie|écho|ecg|électrocardiogramme|analyses?|bilan|prise de sang|résultats?|hémoglobine|cholestérol|glycémie|montre|montrait|révèle|est revenu)\b/,
     assessment:
-      /\b(?:diagnosti\w*|je pense que|(?:bien |mal )?contrôlée?|équilibrée?|il s'agit|compatible avec|probablement|on dirait|vous avez (?:une?|des)|entorse|fracture|infection)\b/,
-    plan: /\b(?:je vais|nous allons|on va|je vous prescris|prescri\w*|je recommande|recommand\w*|continuer|continuez|commencer|augmenter|diminuer|revoir|revenir|rendez-vous|contrôle|kiné|kinésithérapie|il faut|vous devez|évitez|arrêtez|ordonnance|envoyer|adresser)\b/,
+      /\b(?:diagnosti\w*|je pense que|(?:bien |mal )?contrôlée?|équilibrée?|il s'agit|compatible avec|probablement|on dirait|stable|stabilisée?|vous avez (?:une?|des)|entorse|fracture|infection)\b/,
+    plan: /\b(?:je vais|nous allons|on va|je vous prescris|prescri\w*|je recommande|recommand\w*|continuer|continuez|continue|continuons|poursui\w*|mettre sous|je vous mets|commencer|augmenter|diminuer|revoir|revenir|revenez|reconsulter|rendez-vous|contrôle (?:dans|en|à)|kiné|kinésithérapie|il faut|vous devez|évitez|arrêtez|ordonnance|envoyer|adresser)\b/,
     medications: /\b(?:prends|prend|prenez|médicaments?|traitement|comprimés?|mg|milligrammes|dose|ordonnance)\b/,
     allergies: /\b(?:allergique|allergie|allergies)\b/,
     history: /\b(?:antécédents?|opéré|chirurgie|fume|tabac|alcool|famille)\b/,

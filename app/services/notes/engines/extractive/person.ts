@@ -202,6 +202,26 @@ const FR_VERBS: Record<string, string> = {
   ressens: "ressent",
 };
 
+/** The clinician's "vous" + verb → the patient's third person (regular -er verbs: "-ez" → "-e"). */
+const FR_VOUS: Record<string, string> = {
+  retenez: "retient",
+  dormez: "dort",
+  prenez: "prend",
+  faites: "fait",
+  dites: "dit",
+  sentez: "sent",
+  ressentez: "ressent",
+  buvez: "boit",
+  perdez: "perd",
+  venez: "vient",
+  tenez: "tient",
+  sortez: "sort",
+  connaissez: "connaît",
+  savez: "sait",
+};
+
+const FR_VOUS_INSTRUCTION = /^(?:devez|pouvez|allez|voulez|devriez|pourriez)$/i;
+
 // Verbs whose French object is indirect ("je vous prescris" → "je lui prescris", but "je vous revois" → "je le revois").
 const FR_INDIRECT = /^(?:prescri|recommande|conseille|donne|demande|explique|propose|dis|montre|envoie|écri|fais)/i;
 
@@ -214,6 +234,15 @@ function french(text: string, voice: Voice, subject: string): string {
         )
         .replace(/\bvous avez\b/gi, `${subject} a`)
         .replace(/\bvous êtes\b/gi, `${subject} est`)
+        // "vous retenez de l'eau" → "la patiente retient de l'eau" (the clinician speaking of the patient).
+        // Not an instruction ("vous devez boire", "que vous fassiez"): the plan's rules write those as orders.
+        .replace(
+          /(?<!\bqu(?:e |'))\bvous (ne |n')?([a-zàâéèêëîïôûüç]+(?<!i)ez|faites|dites)(?![a-zàâéèêëîïôûüç])/gi,
+          (m, neg: string | undefined, verb: string) =>
+            FR_VOUS_INSTRUCTION.test(verb)
+              ? m
+              : `${subject} ${neg ?? ""}${FR_VOUS[verb.toLowerCase()] ?? verb.replace(/ez$/i, "e")}`,
+        )
         // French possessives follow the noun: "sa" before a feminine-looking noun, else "son".
         .replace(/\bvotre (?=([a-zàâéèêëîïôûüç]+))/gi, (_m, noun: string) =>
           /(?:e|ion|té)$/.test(noun) && !/^[aeiouéèh]/.test(noun) ? "sa " : "son ",
@@ -228,7 +257,9 @@ function french(text: string, voice: Voice, subject: string): string {
     (_m, neg: string | undefined, me: string | undefined, verb: string) => {
       const lower = verb.toLowerCase();
       const third = FR_VERBS[lower] ?? (/ais$/.test(lower) ? lower.replace(/ais$/, "ait") : lower);
-      return `${subject} ${neg ?? ""}${me ? (me.trim() === "m'" ? "s'" : "se ") : ""}${third}`;
+      // "je me suis tordu" → "s'est tordu": the reflexive elides before a vowel.
+      const reflexive = me ? (me.trim() === "m'" || /^[aeéèêiouyh]/i.test(third) ? "s'" : "se ") : "";
+      return `${subject} ${neg ?? ""}${reflexive}${third}`;
     },
   );
   t = t
@@ -277,10 +308,23 @@ const ES_VERBS: Record<string, string> = {
   levanto: "levanta",
   acuesto: "acuesta",
   subo: "sube",
+  // Preterites of what happened to the patient ("me torcí el tobillo" → "se torció el tobillo").
+  torcí: "torció",
+  caí: "cayó",
+  corté: "cortó",
+  quemé: "quemó",
+  lastimé: "lastimó",
+  golpeé: "golpeó",
+  rompí: "rompió",
+  puse: "puso",
+  desperté: "despertó",
+  quedé: "quedó",
+  dormí: "durmió",
+  noté: "notó",
 };
 
 const ES_REFLEXIVE =
-  /^(?:siento|sient|sentí|caí|cai|levant|despiert|desperté|mare|cans|duermo|dormí|acuest|quedo|quedé|preocup|pongo|puse|torcí|corté|quemé|lastimé|golpeé)/i;
+  /^(?:siento|sient|sentí|caí|cai|cayó|levant|despiert|desperté|despertó|mare|cans|duermo|dormí|durmió|acuest|quedo|quedé|quedó|preocup|pongo|puse|puso|torcí|torció|corté|cortó|quemé|quemó|lastimé|lastimó|golpeé|golpeó|rompí|rompió)/i;
 
 function spanish(text: string, voice: Voice): string {
   if (voice !== "patient") {
@@ -290,7 +334,8 @@ function spanish(text: string, voice: Voice): string {
       .replace(/\bsu\b/gi, "su");
   }
   let t = ` ${text} `;
-  t = t.replace(/\b(?:yo )?([a-záéíóúñ]+)\b/gi, (word: string, verb: string) => ES_VERBS[verb.toLowerCase()] ?? word);
+  // Letter boundaries rather than \b, which ends a word before an accented letter ("tomé", "torcí").
+  t = t.replace(/(?<!\p{L})(?:yo )?(\p{L}+)(?!\p{L})/giu, (word: string, verb: string) => ES_VERBS[verb.toLowerCase()] ?? word);
   // "me" is reflexive before these verbs ("me siento" → "se siente"), else an indirect object ("me da" → "le da").
   t = t.replace(/\bme (?=([a-záéíóúñ]+))/gi, (_m, verb: string) => (ES_REFLEXIVE.test(verb) ? "se " : "le "));
   t = t.replace(/\bmis\b/gi, "sus").replace(/\bmi\b/gi, "su");

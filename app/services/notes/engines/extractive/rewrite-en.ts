@@ -95,6 +95,24 @@ const ANY: Rule[] = [
   [/^(?:I am|we are) seeing (?:(?:mr|mrs|ms|miss)\.? )?[a-z]+,?\s*(?:here,?\s*|today,?\s*)?/i, ""],
   [/^what I am (?:seeing|looking at)(?: here)? is\s+/i, ""],
   [/\bI know (?:that )?/gi, ""],
+  // Reading from the chart: "I have that she takes coq10" → "She takes coq10".
+  [/^I (?:have|see|read) (?:here |in (?:the|my|his|her) (?:chart|notes?|records?) )?that (?=(?:he|she|they|the patient)\b)/i, ""],
+  [/^I (?:also )?see that (?=(?:he|she|they|the patient)\b)/i, ""],
+  // "I do appreciate" is exam narration wherever it stands: the finding is what follows.
+  [
+    /\b(and |but )?I (?:do |also |still |can |could )?appreciate (?:that )?(?:there (?:is|are) )?(?:some |a |an |the )?(?=[a-z0-9])/gi,
+    "$1",
+  ],
+  // Reassurance that adds no fact: "to be sure we are not missing anything (else)".
+  [
+    /,?\s*(?:just )?(?:to|and) (?:make sure|be sure|ensure) (?:that )?we (?:are not|do not|aren't|don't) (?:missing|miss) anything(?: else)?(?: there| here)?\b/gi,
+    "",
+  ],
+  // A finding the clinician knew of: "which we have heard", "that we knew about already".
+  [
+    /,?\s*(?:which|that) (?:I|we) (?:have )?(?:heard|knew about|have known about|discussed)(?: (?:that|it|this))?(?: already| before| in the past| previously)?(?=[,.;]|$)/gi,
+    ", previously noted",
+  ],
   [/\bI do not (?:think|believe) (?:that )?(?:we |I )?need to\b/gi, "no need to"],
   [/\bI do not (?:think|believe) (?:that )?(it|this|that|he|she|there) (is|are|was|has)\b/gi, "$1 $2 not"],
   [/^(?:I|we) (?:am|are) (?:also |still |just )?going to (?:go ahead and )?(?=[a-z])/i, "we will "],
@@ -149,6 +167,10 @@ const ANY: Rule[] = [
     /\b(?:kinda|sorta|you know|i mean|pretty much|more or less|or something(?: like that)?|and stuff(?: like that)?|and everything|and all that|to be honest|honestly|obviously|basically|actually|literally|definitely|certainly|of course|i guess|i suppose|as i said|like i said|go ahead and|at this point in time)\b,?\s*/gi,
     "",
   ],
+  // Backchannels said mid-sentence ("it is yeah the same thing", "sometimes yeah it seems").
+  [/,?\s*\b(?:yeah|yep|yup|uh-huh|mm-hmm|um+|uh+)\b,?(?=\s|$)/gi, ""],
+  // A closing "alright" after what was said ("control that diet alright"), not "doing alright".
+  [/(?<!\b(?:is|are|was|were|be|been|doing|feel|feels|felt|looks?|seems?|sounds?)),?\s+alright\s*$/gi, ""],
   [/\ba little bit\b/gi, "a little"],
   [/^(?:that means|which means|and|but|so|then|also|now|anyway|okay|alright|yeah|well)\b,?\s*/i, ""],
   [/^(?:yes|no),\s*/i, ""],
@@ -378,7 +400,7 @@ const PLAN: Rule[] = [
     "advised to ",
   ],
   [
-    new RegExp(`^${S} (?:should|needs to|will need to|has to|must|ought to)(?! be seen\\b) (?:try to |try and )?`, "i"),
+    new RegExp(`^${S} (?:should|needs? to|will need to|has to|have to|must|ought to)(?! be seen\\b) (?:try to |try and )?`, "i"),
     "advised to ",
   ],
   [/^(?:I|we) (?:would |do |also )?(?:recommend|suggest)(?:ed)? (?:that )?/i, "recommend "],

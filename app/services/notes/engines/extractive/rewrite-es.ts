@@ -75,6 +75,15 @@ const ANY: Rule[] = [
 ];
 
 const REPORTED: Rule[] = [
+  // "Llevo 3 días con fiebre" / "Hace 3 días que tengo tos": the complaint, then since when.
+  [
+    u("^(?:llevo|lleva) (.{1,30}?) con (?:un |una |unos |unas )?(.+)$"),
+    (_m, since: string, what: string) => `refiere ${what} desde hace ${since}`,
+  ],
+  [
+    u("^hace (.{1,30}?) que (?:tengo|tiene|siento|siente|noto|nota) (?:un |una |unos |unas )?(.+)$"),
+    (_m, since: string, what: string) => `refiere ${what} desde hace ${since}`,
+  ],
   [u("^(?:le|me) (?:duele|duelen|dolía|dolían) (?:mucho |un poco |bastante )?(?:el |la |los |las )?"), "refiere dolor de "],
   [
     u(`^(?:se siente|está|estaba|se sentía|se encuentra) (?:muy |un poco |bastante |algo )?(${Object.keys(ADJ).join("|")})\\b`),
@@ -95,6 +104,20 @@ const EXAM: Rule[] = [
   [u("^(?:en|a) la exploración(?: física)?(?: de hoy)?,?\\s*|^(?:al|en el) examen(?: físico)?(?: de hoy)?,?\\s*"), ""],
   [u("^(?:a|en) la auscultación (cardíaca|cardiaca|pulmonar),?\\s*"), (_m, part: string) => `${label(part)}: `],
   [u("^(?:a|en) la palpación (?:abdominal|del abdomen),?\\s*"), "Abdomen: "],
+  [u("^(?:a|en) la (?:auscultación|palpación|inspección),\\s*"), ""],
+  // The perfect tense of the finding verbs: "no he encontrado ninguna masa", "he notado una inflamación".
+  [
+    u(
+      "(^|:\\s)no (?:he|hemos) (?:visto|encontrado|apreciado|notado|palpado|oído|escuchado) (?:ningún |ninguna |nada de |signos de )?",
+    ),
+    "$1sin ",
+  ],
+  [
+    u(
+      "(^|:\\s)(?:he|hemos) (?:visto|encontrado|apreciado|notado|palpado|oído|escuchado) (?:también )?(?:que hay )?(?:un |una |unos |unas |algo de )?",
+    ),
+    "$1",
+  ],
   [
     u(
       `^(?:el |la |los |las |su |sus )(${ORGAN}(?: derech[oa]| izquierd[oa])?) (?:está|están|es|son|se ve|se ven|se escucha|se escuchan|se siente|se palpa|parece|parecen) `,
@@ -113,10 +136,11 @@ const EXAM: Rule[] = [
 
 const RESULTS: Rule[] = [
   [u("^(?:su|sus) "), ""],
+  [u("^(?:le |se le )?(?:hicimos|hemos hecho|he hecho|hice|se hizo|se ha hecho) (?:un |una |el |la |los |las )?"), ""],
   [u("^(?:he|hemos) (?:visto|revisado|recibido) (?:los resultados de |el resultado de )?(?:su |sus |el |la |los |las )?"), ""],
   [u(",?\\s*(?:y )?(?:que |lo que )?(muestra|mostró|indica|revela|reveló)(?: que)?\\b", "giu"), " $1"],
-  [u("^([^,]{2,40}),\\s*no hay "), "$1: sin "],
-  [u("^([^,]{2,40}),\\s*hay (?:un |una )?"), "$1: "],
+  [u("^([^,]{2,40}?)(?:,\\s*|\\s+y\\s+)no hay "), "$1: sin "],
+  [u("^([^,]{2,40}?)(?:,\\s*|\\s+y\\s+)hay (?:un |una )?"), "$1: "],
 ];
 
 const ASSESSMENT: Rule[] = [
@@ -124,6 +148,7 @@ const ASSESSMENT: Rule[] = [
   [u("^se trata de (?:un |una )?"), ""],
   [u("^(?:creo|pienso|me parece) que\\s+"), ""],
   [u("^parece (?:un |una )"), "probable "],
+  [u("^(?:me preocupa|me inquieta) (?:que (?:sea|se trate de|tenga) )?(?:un |una |el |la )?"), "sospecha de "],
 ];
 
 const SUBJUNCTIVE: Record<string, string> = {
@@ -137,6 +162,20 @@ const SUBJUNCTIVE: Record<string, string> = {
   siga: "seguir",
   vuelva: "volver",
   deje: "dejar",
+};
+
+/** Usted imperatives of a plan → the infinitive. */
+const IMPERATIVE: Record<string, string> = {
+  ...SUBJUNCTIVE,
+  llame: "llamar",
+  llámenos: "llamar",
+  llámeme: "llamar",
+  acuda: "acudir",
+  venga: "venir",
+  aplique: "aplicar",
+  eleve: "elevar",
+  continúe: "continuar",
+  suspenda: "suspender",
 };
 
 const PLAN: Rule[] = [
@@ -159,6 +198,9 @@ const PLAN: Rule[] = [
     ),
     "control $1",
   ],
+  // The patient addressed ("vuelva si no mejora", "llámenos") → the instruction in the infinitive.
+  [u(`^(${Object.keys(IMPERATIVE).join("|")})(?:nos|me|lo|la|le)?\\b`), (_m, v: string) => IMPERATIVE[v.toLowerCase()] ?? v],
+  [u("^poner(?:le)? (?:un )?tratamiento (con|de)\\b"), "iniciar tratamiento $1"],
 ];
 
 const TIDY: Rule[] = [

@@ -66,6 +66,25 @@ const INFINITIVE: Record<string, string> = {
   envoie: "envoyer",
 };
 
+/** The patient addressed in a plan (vous) → the infinitive of an instruction. */
+const IMPERATIVE: Record<string, string> = {
+  revenez: "revenir",
+  appelez: "appeler",
+  prenez: "prendre",
+  évitez: "éviter",
+  buvez: "boire",
+  continuez: "continuer",
+  arrêtez: "arrêter",
+  surélevez: "surélever",
+  faites: "faire",
+  mettez: "mettre",
+  appliquez: "appliquer",
+  consultez: "consulter",
+  surveillez: "surveiller",
+  marchez: "marcher",
+  reposez: "se reposer",
+};
+
 const ANY: Rule[] = [
   [
     u(
@@ -86,6 +105,10 @@ const ANY: Rule[] = [
 ];
 
 const REPORTED: Rule[] = [
+  // "Ça fait 3 jours que j'ai de la fièvre" / "Depuis 2 jours, j'ai mal…": the duration goes after
+  // the complaint, which the rules below then read ("signale de la fièvre depuis 3 jours").
+  [u(`^(?:ça|cela) fait (.{1,30}?) que (${S} .+)$`), (_m, since: string, rest: string) => `${rest} depuis ${since}`],
+  [u(`^(depuis [^,]{1,30}),\\s*(${S} .+)$`), (_m, since: string, rest: string) => `${rest} ${since}`],
   [
     u(`^${S} (?:a|avait) (?:très |un peu |toujours )?mal (au|à la|aux|à l'|à l’)\\s*`),
     (_m, to: string) => `douleur ${to}${/'|’/.test(to) ? "" : " "}`,
@@ -116,7 +139,22 @@ const EXAM: Rule[] = [
     u(`^(?:à|a) l'(?:auscultation|examen) ${PART},?\\s*`),
     (m) => `${label(m.replace(/^(?:à|a) l'(?:auscultation|examen)\s+/iu, "").replace(/[,\s]+$/u, ""))} : `,
   ],
-  [u("^(?:à|a) l'(?:examen clinique|examen physique|examen)(?: aujourd'hui)?(?:,\\s*|$)"), ""],
+  [u("^(?:à|a) l'(?:examen clinique|examen physique|examen|auscultation|inspection)(?: aujourd'hui)?(?:,\\s*|$)"), ""],
+  [u("^(?:à|a) la palpation,\\s*"), ""],
+  // The passé composé of the finding verbs: "je n'ai pas retrouvé de souffle", "j'ai noté une rougeur".
+  [
+    u(
+      "(^|:\\s)(?:je n'ai|j'ai) (?:pas|jamais) (?:retrouvé|entendu|noté|trouvé|vu|palpé|perçu|constaté|observé|senti|remarqué) (?:de |d')?",
+    ),
+    "$1pas de ",
+  ],
+  [u("(^|:\\s)je n'ai (?:retrouvé|entendu|noté|trouvé|vu|palpé|perçu|constaté|observé|senti|remarqué) (aucune?) "), "$1$2 "],
+  [
+    u(
+      "(^|:\\s)j'ai (?:bien |aussi |également )?(?:retrouvé|entendu|noté|trouvé|vu|palpé|perçu|constaté|observé|senti|remarqué) (?:qu'il y a )?(?:un |une |des |quelques |du |de la )?",
+    ),
+    "$1",
+  ],
   [u("^(?:lors de|pendant) l'examen,?\\s*"), ""],
   [
     u(`^(?:à|a) la palpation ${PART},?\\s*`),
@@ -128,13 +166,13 @@ const EXAM: Rule[] = [
   ],
   [
     u(
-      "(^|:\\s)(?:je |j')(?:n'|ne )?(?:entends|retrouve|note|trouve|vois|palpe|perçois|constate|observe|sens) (?:pas|aucun(?:e)?|plus) (?:de |d')?",
+      "(^|:\\s)(?:je |j')(?:n'|ne )?(?:entends|retrouve|note|trouve|vois|palpe|perçois|constate|observe|sens|remarque) (?:pas|aucun(?:e)?|plus) (?:de |d')?",
     ),
     (m, start: string) => `${start}${/aucun/u.test(m) ? `${m.match(/aucune?/u)?.[0]} ` : "pas de "}`,
   ],
   [
     u(
-      "(^|:\\s)(?:je |j')(?:entends|retrouve|note|trouve|vois|palpe|perçois|constate|observe|sens) (?:bien |aussi |également )?(?:qu'il y a )?(?:un |une |des |quelques |du |de la )?",
+      "(^|:\\s)(?:je |j')(?:entends|retrouve|note|trouve|vois|palpe|perçois|constate|observe|sens|remarque) (?:bien |aussi |également )?(?:qu'il y a )?(?:un |une |des |quelques |du |de la )?",
     ),
     "$1",
   ],
@@ -145,6 +183,7 @@ const EXAM: Rule[] = [
 
 const RESULTS: Rule[] = [
   [u("^(?:son|sa|ses|votre|vos) "), ""],
+  [u("^(?:on a|nous avons|j'ai) (?:fait|réalisé|fait faire|obtenu) (?:une |un |la |le |les |l')?"), ""],
   [
     u(
       "^(?:j'ai|nous avons|on a) (?:bien )?(?:regardé|vu|reçu|revu) (?:les résultats d[eu] |le résultat d[eu] )?(?:votre |vos |son |sa |ses |le |la |les )?",
@@ -152,8 +191,8 @@ const RESULTS: Rule[] = [
     "",
   ],
   [u(",?\\s*(?:et )?(?:il|elle|ça|cela) (montre|montrait|retrouve|révèle)(?: que)?\\b", "giu"), " $1"],
-  [u("^([^,]{2,40}),\\s*il n'y a pas (?:de |d')"), "$1: pas de "],
-  [u("^([^,]{2,40}),\\s*il y a (?:un |une |des )?"), "$1: "],
+  [u("^([^,]{2,40}?)(?:,\\s*|\\s+et\\s+)il n'y a pas (?:de |d')"), "$1: pas de "],
+  [u("^([^,]{2,40}?)(?:,\\s*|\\s+et\\s+)il y a (?:un |une |des )?"), "$1: "],
   [u("\\bpas de (?=[aeiouyhéèêœ])", "giu"), "pas d'"],
 ];
 
@@ -163,6 +202,11 @@ const ASSESSMENT: Rule[] = [
   [u("^(?:je pense|je crois|il me semble) que c'est (?:une? )?"), "probable "],
   [u("^(?:je pense|je crois|il me semble) (?:que |qu')"), ""],
   [u("^(?:ça|cela) ressemble à |^on dirait "), "évoque "],
+  [
+    u("^je suis (?:un peu |assez |très )?inquiet(?:e)? (?:pour|d'|de|qu'il s'agisse d') ?(?:une |un |la |le |l')?"),
+    "suspicion de ",
+  ],
+  [u("\\bsuspicion de (?=[aeiouyhéèêœ])", "giu"), "suspicion d'"],
 ];
 
 const PLAN: Rule[] = [
@@ -203,6 +247,13 @@ const PLAN: Rule[] = [
     ),
     "contrôle $1",
   ],
+  // The patient addressed ("revenez me voir", "appelez-nous") → the instruction in the infinitive.
+  [
+    u(`(^|\\bet )(${Object.keys(IMPERATIVE).join("|")})(?:-(?:nous|moi|vous))?\\b`, "giu"),
+    (_m, and: string, v: string) => `${and}${IMPERATIVE[v.toLowerCase()] ?? v}`,
+  ],
+  [u("^faire (?:une |l')?ordonnance (?:pour|de) "), "prescrire "],
+  [u("\\b(revenir|reconsulter) me voir\\b"), "$1"],
   [u("\\bvous\\b", "giu"), ""],
 ];
 
