@@ -58,7 +58,8 @@ describeEachDatabase("reads of patient data are audited", (target) => {
     h = await openVisitHarness(target);
     ({ noteId, visitId } = await generatedNote(h, createExtractiveEngine()));
     patientId = await patientOf(h, visitId);
-  });
+    // A harness and a generated note: minutes when eight engineers share two cores.
+  }, 180_000);
 
   afterAll(async () => {
     await h.close();

@@ -57,6 +57,8 @@ export const ORG_AUDIT_ACTIONS = [
   "code_system.imported",
   // Issue 17: reads of patient data (read-audit.server.ts), so the log answers "who saw this".
   ...READ_AUDIT_ACTIONS,
+  // Issue 17: an owner downloaded the log (format and filters).
+  "audit.exported",
 ] as const;
 export type OrgAuditAction = (typeof ORG_AUDIT_ACTIONS)[number];
 
