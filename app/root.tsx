@@ -1,3 +1,4 @@
+import "#app/utils/zod-jitless.ts";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import {

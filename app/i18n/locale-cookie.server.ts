@@ -12,7 +12,10 @@ export function readLocaleCookie(cookieHeader: string | null): Locale | null {
   return null;
 }
 
-/** SPEC §1, §9: path /, 365 days. Readable by scripts, as the product's own switcher expects. */
-export function localeCookieHeader(locale: Locale): string {
-  return `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE_S}; SameSite=Lax`;
+/**
+ * SPEC §1, §9: path /, 365 days. Readable by scripts, as the product's own switcher expects; Secure
+ * when the request came over https (issue 17), like every other cookie the app sets.
+ */
+export function localeCookieHeader(locale: Locale, secure: boolean): string {
+  return `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE_S}; SameSite=Lax${secure ? "; Secure" : ""}`;
 }

@@ -14,6 +14,9 @@ describe("where / sends a visitor (SPEC §2)", () => {
     const r = chooseEntryRedirect({ ...base, url: at("/"), acceptLanguage: "de-DE,fr;q=0.8,en;q=0.5" });
     expect(r.location).toBe("/fr/login");
     expect(r.setCookie).toBe("i18n_redirected=fr; Path=/; Max-Age=31536000; SameSite=Lax");
+    // Issue 17: over https (directly or through a trusted proxy) the cookie is Secure.
+    const secure = chooseEntryRedirect({ ...base, url: new URL("https://murmur.test/"), acceptLanguage: "fr" });
+    expect(secure.setCookie).toBe("i18n_redirected=fr; Path=/; Max-Age=31536000; SameSite=Lax; Secure");
   });
 
   it("a remembered choice wins over Accept-Language and is not rewritten", () => {

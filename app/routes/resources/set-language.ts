@@ -22,7 +22,7 @@ export function loader({ request }: Route.LoaderArgs) {
   }
   const { lng } = parsed.data;
   const target = redirectTo && localeFromPath(redirectTo) === lng ? redirectTo : lng === "en" ? "/" : `/${lng}`;
-  throw redirect(target, { headers: { "Set-Cookie": localeCookieHeader(lng) } });
+  throw redirect(target, { headers: { "Set-Cookie": localeCookieHeader(lng, url.protocol === "https:") } });
 }
 
 export { action } from "./method-not-allowed.ts";

@@ -1,6 +1,7 @@
 import type { NoteStatus, VisitLanguage } from "#app/db/schema.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { checkVisitId } from "#app/services/visits/access.server.ts";
 import { latestTranscription } from "#app/services/visits/transcripts.server.ts";
 import { loadVisit } from "#app/services/visits/visit-rows.server.ts";
@@ -75,6 +76,7 @@ export async function getNote(args: NoteArgs & { noteId: string }): Promise<Note
   return asActor(args, args.orgId, async (trx) => {
     await requireNoteRole(trx, args.orgId, args.actor.userId);
     const row = await loadNote(trx, args.orgId, args.noteId);
+    await recordRead(trx, args, { action: "note.read", entity: "note", entityId: row.id, visitId: row.visit_id });
     return noteView(row, await loadVersions(trx, args.orgId, args.noteId));
   });
 }

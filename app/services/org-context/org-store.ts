@@ -19,6 +19,8 @@ export interface OrgStoreDeps {
   fetch: typeof fetch;
   storage: Pick<Storage, "getItem" | "setItem" | "removeItem"> | null;
   setCookie(value: string): void;
+  /** The page came over https: the cookie is then Secure. */
+  secure?: boolean;
   timeoutMs: number;
   /** SPEC §2/§4: public pages and `showCompletion=true` never bootstrap. */
   shouldSkip(): boolean;
@@ -34,7 +36,8 @@ export function createOrgStore(deps: OrgStoreDeps) {
   };
   const remember = (orgId: string) => {
     deps.storage?.setItem(ORG_STORAGE_KEY, orgId);
-    deps.setCookie(`${ORG_COOKIE}=${orgId}; Path=/; Max-Age=31536000; SameSite=Lax`);
+    // Secure over https, as the server sets it (cookie.ts); a plain-http install could not send it back.
+    deps.setCookie(`${ORG_COOKIE}=${orgId}; Path=/; Max-Age=31536000; SameSite=Lax${deps.secure ? "; Secure" : ""}`);
   };
   const ready = (orgs: MemberOrg[], currentOrgId: string) =>
     set({

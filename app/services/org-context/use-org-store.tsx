@@ -21,6 +21,7 @@ export function browserOrgStore(): OrgStore {
       // biome-ignore lint/suspicious/noDocumentCookie: the cookie is the server's hint, and Cookie Store API is not everywhere
       document.cookie = value;
     },
+    secure: window.location.protocol === "https:",
     timeoutMs: bootstrapTimeoutMs,
     shouldSkip: () =>
       !isAppPath(window.location.pathname) || new URLSearchParams(window.location.search).get("showCompletion") === "true",

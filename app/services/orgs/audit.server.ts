@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { RequestMeta } from "./context.server.ts";
+import { READ_AUDIT_ACTIONS } from "./read-audit.server.ts";
 
 /** Actions the organisation services record (issue 4: the audit log owners and admins read and filter by). */
 export const ORG_AUDIT_ACTIONS = [
@@ -54,6 +55,10 @@ export const ORG_AUDIT_ACTIONS = [
   "coding.case_coded",
   "coding.case_exported",
   "code_system.imported",
+  // Issue 17: reads of patient data (read-audit.server.ts), so the log answers "who saw this".
+  ...READ_AUDIT_ACTIONS,
+  // Issue 17: an owner downloaded the log (format and filters).
+  "audit.exported",
 ] as const;
 export type OrgAuditAction = (typeof ORG_AUDIT_ACTIONS)[number];
 

@@ -1,6 +1,7 @@
 import type { PatientSex } from "#app/db/schema.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { checkPatientId, requireClinicalRole } from "#app/services/visits/access.server.ts";
 import { visitErrors } from "#app/services/visits/errors.server.ts";
 import { isoDate } from "./iso-date.ts";
@@ -78,6 +79,7 @@ export function getPatient(args: OrgArgs & { patientId: string }): Promise<Patie
       .where("id", "=", args.patientId)
       .executeTakeFirst();
     if (!row) throw visitErrors.patientNotFound();
+    await recordRead(trx, args, { action: "patient.read", entity: "patient", entityId: row.id, patientId: row.id });
     return { ...row, date_of_birth: isoDate(row.date_of_birth), created_at: row.created_at.toISOString() };
   });
 }

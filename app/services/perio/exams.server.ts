@@ -7,6 +7,7 @@ import type { ActorTransaction } from "#app/db/actor.server.ts";
 import { isUuid } from "#app/services/auth/uuid.server.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { isoDate } from "#app/services/patients/iso-date.ts";
 import { checkPatientId, requireClinicalRole } from "#app/services/visits/access.server.ts";
 import { visitErrors } from "#app/services/visits/errors.server.ts";
@@ -210,12 +211,18 @@ export function listPerioExams(args: OrgArgs & { patientId: string }): Promise<P
   });
 }
 
-export function getPerioExam(args: OrgArgs & { examId: string }): Promise<PerioExam> {
+/** `readAs` names the read in the audit log: the PDF reuses this read and is logged as a PDF, once. */
+export function getPerioExam(
+  args: OrgArgs & { examId: string; readAs?: "perio_exam.read" | "perio_exam.pdf" },
+): Promise<PerioExam> {
   checkOrgId(args.orgId);
   checkExamId(args.examId);
   return asActor(args, args.orgId, async (trx) => {
     await requireClinicalRole(trx, args.orgId, args.actor.userId);
-    return toExam(await loadRow(trx, args.orgId, args.examId));
+    const row = await loadRow(trx, args.orgId, args.examId);
+    const action = args.readAs ?? "perio_exam.read";
+    await recordRead(trx, args, { action, entity: "perio_exam", entityId: row.id, patientId: row.patient_id });
+    return toExam(row);
   });
 }
 
@@ -314,6 +321,14 @@ export function comparePerioExams(args: OrgArgs & { examId: string; withId: stri
     const a = await loadRow(trx, args.orgId, args.examId);
     const b = await loadRow(trx, args.orgId, args.withId);
     if (a.patient_id !== b.patient_id) throw perioErrors.compareOtherPatient();
+    const compared = { compared_with: b.id };
+    await recordRead(trx, args, {
+      action: "perio_exam.read",
+      entity: "perio_exam",
+      entityId: a.id,
+      patientId: a.patient_id,
+      details: compared,
+    });
     const key = (r: ExamRow) => `${isoDate(r.exam_date)}|${r.created_at.toISOString()}`;
     const [before, after] = key(a) <= key(b) ? [a, b] : [b, a];
     const side = (r: ExamRow) => ({

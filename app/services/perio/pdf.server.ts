@@ -14,7 +14,7 @@ import { FACIAL_SITES, LINGUAL_SITES, type Numbering, toothLabel } from "./teeth
 export async function perioPdf(
   args: OrgServiceArgs & { orgId: string; examId: string; copy: "clinic" | "patient"; lang: Locale; numbering: Numbering },
 ): Promise<{ filename: string; bytes: Uint8Array<ArrayBuffer> }> {
-  const exam = await getPerioExam(args);
+  const exam = await getPerioExam({ ...args, readAs: "perio_exam.pdf" });
   const patient = await asActor(args, args.orgId, (trx) =>
     trx
       .selectFrom("patients")

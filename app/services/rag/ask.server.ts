@@ -1,6 +1,7 @@
 import { isUuid } from "#app/services/auth/uuid.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole } from "#app/services/orgs/context.server.ts";
 import { orgErrors } from "#app/services/orgs/errors.server.ts";
+import { auditRefs, recordRead } from "#app/services/orgs/read-audit.server.ts";
 import type { EmbeddingsClient } from "./embeddings/client.server.ts";
 import type { AnswerEngine } from "./engines/types.ts";
 import { ragErrors } from "./errors.server.ts";
@@ -54,7 +55,10 @@ function readInput(args: AskArgs): { question: string; filters: AskFilters } {
   return { question: q.query, filters: f.filters };
 }
 
-async function retrieve(args: AskArgs, options: { limit: number; debug?: boolean }): Promise<Retrieved> {
+async function retrieve(
+  args: AskArgs,
+  options: { limit: number; debug?: boolean; audit: "rag.ask" | "rag.search" },
+): Promise<Retrieved> {
   const { question, filters } = readInput(args);
   const scope = chooseScope({ scope: args.scope, patientId: args.patientId, filters, question });
   const query = expandQuery(question);
@@ -75,7 +79,7 @@ async function retrieve(args: AskArgs, options: { limit: number; debug?: boolean
         .executeTakeFirst();
       if (!patient) throw ragErrors.patientNotFound();
     }
-    return rankHybrid(trx, {
+    const ranked = await rankHybrid(trx, {
       dense,
       orgId: args.orgId,
       types,
@@ -85,6 +89,19 @@ async function retrieve(args: AskArgs, options: { limit: number; debug?: boolean
       limit: options.limit,
       debug: options.debug,
     });
+    // One row per question whatever it returned; the question itself is not kept (it may name a patient).
+    await recordRead(trx, args, {
+      action: options.audit,
+      entity: "records",
+      entityId: null,
+      patientId: args.patientId ?? null,
+      details: {
+        results: ranked.length,
+        patients: auditRefs(ranked.map((p) => p.patientId)),
+        sources: auditRefs(ranked.map((p) => p.id)),
+      },
+    });
+    return ranked;
   });
   return { question, query, scope, passages };
 }
@@ -129,7 +146,7 @@ export function citeUsed(answer: string, passages: RankedPassage[]): { answer: s
 
 /** POST /api/rag/ask. */
 export async function ask(args: AskArgs & { engine: AnswerEngine }): Promise<AskResponse> {
-  const found = await retrieve(args, { limit: ASK_TOP_K });
+  const found = await retrieve(args, { limit: ASK_TOP_K, audit: "rag.ask" });
   const out = await args.engine.answer({
     question: found.question,
     query: found.query,
@@ -153,7 +170,7 @@ export async function search(
   args: AskArgs & { limit?: number; debug?: boolean },
 ): Promise<AskResponse & { citations: (Citation & { features?: Record<string, number> })[] }> {
   const limit = Math.min(Math.max(args.limit ?? ASK_TOP_K, 1), SEARCH_LIMIT_MAX);
-  const found = await retrieve(args, { limit, debug: args.debug });
+  const found = await retrieve(args, { limit, debug: args.debug, audit: "rag.search" });
   return {
     answer: "",
     citations: found.passages.map((p) => toCitation(p)),

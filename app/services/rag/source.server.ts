@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { isUuid } from "#app/services/auth/uuid.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole } from "#app/services/orgs/context.server.ts";
+import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { isoDate } from "#app/services/patients/iso-date.ts";
 import { ragErrors } from "./errors.server.ts";
 import type { CitationTable } from "./model.ts";
@@ -75,6 +76,8 @@ export function getSource(args: OrgServiceArgs & { orgId: string; id: string }):
       where c.org_id = ${args.orgId} and c.id = ${id} and c.record_type in (${sql.join(types)})`.execute(trx);
     const row = rows[0];
     if (!row) throw ragErrors.sourceNotFound();
+    // Help articles are product text; a record's passage is patient data.
+    await recordRead(trx, args, { action: "rag.source", entity: "records", entityId: row.id, visitId: row.visit_id });
     const around = await trx
       .selectFrom("record_chunks")
       .select(["text", "field"])

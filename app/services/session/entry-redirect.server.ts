@@ -22,7 +22,7 @@ export function chooseEntryRedirect(input: {
       locale = remembered;
     } else {
       locale = pickAcceptLanguage(input.acceptLanguage) ?? DEFAULT_LOCALE;
-      setCookie = localeCookieHeader(locale);
+      setCookie = localeCookieHeader(locale, input.url.protocol === "https:");
     }
   }
   const q = input.url.searchParams;

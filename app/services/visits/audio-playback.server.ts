@@ -1,6 +1,7 @@
 import fsp from "node:fs/promises";
 import { Readable } from "node:stream";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { BlobNotFoundError, type BlobStore } from "#app/services/storage/blob-store.ts";
 import { AppError } from "#app/utils/app-error.ts";
 import type { Disposition } from "#app/utils/file-response.ts";
@@ -78,7 +79,12 @@ export async function openVisitAudio(
   checkVisitId(args.visitId);
   const visit = await asActor(args, args.orgId, async (trx) => {
     await requireClinicalRole(trx, args.orgId, args.actor.userId);
-    return loadVisit(trx, args.orgId, args.visitId);
+    const row = await loadVisit(trx, args.orgId, args.visitId);
+    // A player asks for many ranges as it seeks; the first (no range, or from byte 0) is the one listen logged.
+    const listen = !args.head && (args.rangeHeader === null || /^bytes=0-/.test(args.rangeHeader.trim()));
+    if (listen)
+      await recordRead(trx, args, { action: "visit.audio_read", entity: "visit", entityId: row.id, patientId: row.patient_id });
+    return row;
   });
   if (!visit.audio_key) throw noAudioToPlay();
   const name = `visit-${visit.id}`;

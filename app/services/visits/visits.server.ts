@@ -2,6 +2,7 @@ import type { VisitLanguage, VisitStatus } from "#app/db/schema.ts";
 import { isUuid } from "#app/services/auth/uuid.server.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { isoDate } from "#app/services/patients/iso-date.ts";
 import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { visitPrefix } from "#app/services/storage/keys.ts";
@@ -155,6 +156,7 @@ export function getVisit(args: OrgArgs & { visitId: string }): Promise<VisitDeta
   return asActor(args, args.orgId, async (trx) => {
     await requireClinicalRole(trx, args.orgId, args.actor.userId);
     const row = await loadVisit(trx, args.orgId, args.visitId);
+    await recordRead(trx, args, { action: "visit.read", entity: "visit", entityId: row.id, patientId: row.patient_id });
     const patient = await trx
       .selectFrom("patients")
       .select(["id", "display_name", "date_of_birth", "external_id"])

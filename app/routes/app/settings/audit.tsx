@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse, Link } from "react-router";
+import { AuditExport } from "#app/components/org-settings/audit-export.tsx";
 import { AuditFilters } from "#app/components/org-settings/audit-filters.tsx";
 import { AuditPagination } from "#app/components/org-settings/audit-pagination.tsx";
 import { AuditTable } from "#app/components/org-settings/audit-table.tsx";
@@ -26,7 +27,7 @@ function refuse(status: number, code: string): never {
 // like the API answers a member whose role does not allow an action (docs/permissions.md); the
 // tab is hidden from them. Malformed filters are 400 invalid_audit_filter, never a 500.
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { role } = requireOrg(context);
+  const { role, org } = requireOrg(context);
   if (!MANAGER_ROLES.includes(role)) refuse(403, "forbidden_role");
   const url = pageUrl(request);
   const filters = parseAuditFilters(url.searchParams);
@@ -64,6 +65,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     actions: ORG_AUDIT_ACTIONS,
     filters: { actor: filters.actor ?? "", action: filters.action ?? "", from: filters.from ?? "", to: filters.to ?? "" },
     timezone: page.timezone,
+    // Issue 17: only owners may take the log out of the app (the export API answers others 403).
+    exportOrgId: role === "owner" ? org.id : null,
   };
 }
 
@@ -83,6 +86,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
     <div className="ui-stack" data-section="audit">
       <Section id="audit" title={t("audit.heading")} description={t("audit.intro", { timezone: loaderData.timezone })}>
         <AuditFilters values={loaderData.filters} actors={loaderData.actors} actions={loaderData.actions} />
+        {loaderData.exportOrgId ? <AuditExport orgId={loaderData.exportOrgId} filters={loaderData.filters} /> : null}
       </Section>
       <Section flush={loaderData.rows.length > 0}>
         <AuditTable rows={loaderData.rows} />

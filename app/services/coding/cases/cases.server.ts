@@ -3,6 +3,7 @@ import { isUuid } from "#app/services/auth/uuid.server.ts";
 import { loadNote, sectionsOf } from "#app/services/notes/note-rows.server.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole, requireRole } from "#app/services/orgs/context.server.ts";
+import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { CODING_READ_ROLES, CODING_ROLES } from "../access.server.ts";
 import { hcpcsTable, icd10cmTable } from "../codes/registry.server.ts";
 import type { CodeTable } from "../codes/table.ts";
@@ -182,6 +183,12 @@ export async function getCase(args: CaseArgs & { caseId: string }): Promise<Codi
   return asActor(args, args.orgId, async (trx) => {
     requireRole(await requireMemberRole(trx, args.orgId, args.actor.userId), CODING_READ_ROLES);
     const row = await loadCase(trx, args.orgId, args.caseId);
+    await recordRead(trx, args, {
+      action: "coding.case_read",
+      entity: "coding_case",
+      entityId: row.id,
+      patientId: row.patient_id,
+    });
     return caseView(row, await loadLines(trx, args.orgId, row.id));
   });
 }

@@ -192,7 +192,8 @@ export async function exportCase(
       action: "coding.case_exported",
       entity: "coding_case",
       entityId: row.id,
-      details: { format: args.format },
+      // The export is also a read of the patient's record (issue 17): whose, for the trail.
+      details: { format: args.format, patient_id: row.patient_id },
       meta: args.meta,
     });
     return {

@@ -1,5 +1,6 @@
 import { resources } from "#app/i18n/resources.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { zonedDateTime } from "#app/utils/zoned-time.ts";
 import { checkNoteId, requireNoteRole } from "../access.server.ts";
 import { loadNote, loadVersions, noteView } from "../note-rows.server.ts";
@@ -22,6 +23,7 @@ export async function notePdf(
   const { note, visit, timeZone, practice } = await asActor(args, args.orgId, async (trx) => {
     await requireNoteRole(trx, args.orgId, args.actor.userId);
     const row = await loadNote(trx, args.orgId, args.noteId);
+    await recordRead(trx, args, { action: "note.pdf", entity: "note", entityId: row.id, visitId: row.visit_id });
     const view = noteView(row, await loadVersions(trx, args.orgId, args.noteId));
     const info = await trx
       .selectFrom("visits as v")
