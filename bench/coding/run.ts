@@ -67,9 +67,13 @@ console.log(
 );
 console.log("| system | MAP | P@5 | R@15 | cat. MAP | cat. P@5 | cat. R@15 | ms p50 | ms p95 |");
 console.log("|---|---|---|---|---|---|---|---|---|");
-console.log(evaluate("title-word overlap baseline", titleOverlapBaseline(table)));
-console.log(evaluate("embedded, titles only (no learned lexicon)", run(embeddedEngine({ withLexicon: false }))));
+// --quick: the default engine only (for tuning loops).
+const quick = args.includes("--quick");
+if (!quick) console.log(evaluate("title-word overlap baseline", titleOverlapBaseline(table)));
+if (!quick) console.log(evaluate("embedded, titles only (no learned lexicon)", run(embeddedEngine({ withLexicon: false }))));
+if (!quick) console.log(evaluate("embedded, lexicon, summed-score ranking (no learned ranker)", run(embeddedEngine({ withRanker: false }))));
 console.log(evaluate("embedded (default: history → Z codes)", run(engine)));
+if (quick) process.exit(0);
 for (const w of args.includes("--tune") ? [4, 8, 12, 16] : []) {
   console.log(evaluate(`embedded, learned weight ${w}`, run(embeddedEngine({ historyAsCondition: true, learnedWeight: w }))));
 }

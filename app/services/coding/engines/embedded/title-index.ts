@@ -35,6 +35,8 @@ export interface Term {
   fallback: number;
   /** Siblings: same category and the same required words, differing by detail only. */
   group: string;
+  /** Learned-phrase terms: P(code | phrase) in training. */
+  p?: number;
 }
 
 export interface TitleIndex {
