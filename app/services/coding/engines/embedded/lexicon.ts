@@ -33,7 +33,7 @@ export const LEARNED_WEIGHT = 8;
  * and synonyms expanded) or predicts it strongly: co-occurrence alone would let "cough" suggest
  * pneumonia, which a coder must never see as evidence.
  */
-export const MIN_P_UNRELATED = Number(process.env.LX_UNREL ?? 0.6);
+export const MIN_P_UNRELATED = 0.6;
 
 function related(phrase: string, title: string): boolean {
   const titleWords = new Set(words(title));

@@ -57,6 +57,13 @@ function requiredWords(title: string): string[] {
   return [...new Set(req)];
 }
 
+function eitherWord(title: string): string[] {
+  const core = title.replace(/\([^)]*\)/g, " ").split(",")[0]!.trim();
+  const m = /^([\p{L}-]+) and ([\p{L}-]+)$/u.exec(core);
+  if (!m) return [];
+  return [m[1]!, m[2]!].flatMap((w) => words(w)).filter((w) => !isStopWord(w) && w.length > 3);
+}
+
 export function buildTitleIndex(table: CodeTable): TitleIndex {
   const billable = table.entries.filter((e) => e.billable);
   const df = new Map<string, number>();
@@ -110,6 +117,24 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
         postings.set(w, p);
       }
       p.push(id);
+    }
+    // "Syncope and collapse", "Dizziness and giddiness": a two-word "X and Y" title is coded for either word.
+    for (const side of eitherWord(e.title)) {
+      const altGroup = `${e.key.slice(0, 3)}|${side}`;
+      const altId = terms.length;
+      terms.push({ ...terms[id]!, required: [side], weight: idf.get(side) ?? Math.log(1 + n), group: altGroup });
+      let ag = groups.get(altGroup);
+      if (!ag) {
+        ag = [];
+        groups.set(altGroup, ag);
+      }
+      ag.push(altId);
+      let p = postings.get(side);
+      if (!p) {
+        p = [];
+        postings.set(side, p);
+      }
+      p.push(altId);
     }
   });
   return { terms, postings, idf, groups };

@@ -13,10 +13,10 @@ export interface CodedDocument {
 
 const MIN_DOCS = 2;
 const MIN_CO = 2;
-const MIN_P = Number(process.env.LX_P ?? 0.2);
+const MIN_P = 0.2;
 // A phrase must say more about a code than the code's frequency does ("patient was admitted" is not evidence of pain).
-const MIN_LIFT = Number(process.env.LX_LIFT ?? 3);
-const MAX_CODES_PER_PHRASE = Number(process.env.LX_MAX ?? 5);
+const MIN_LIFT = 3;
+const MAX_CODES_PER_PHRASE = 5;
 
 export function trainLexicon(docs: CodedDocument[], table: CodeTable): Omit<LexiconFile, "ranker"> {
   const df = new Map<string, number>();
