@@ -7,7 +7,9 @@ import { CODING_READ_ROLES, CODING_ROLES } from "../access.server.ts";
 import { hcpcsTable, icd10cmTable } from "../codes/registry.server.ts";
 import type { CodeTable } from "../codes/table.ts";
 import { type CodingEngineEnv, codingEngine } from "../engines/registry.server.ts";
+import { activeOrgCodes } from "../import/org-codes.server.ts";
 import type { Suggestion } from "../model.ts";
+import { indexProcedures, suggestProcedures } from "../procedures/match.ts";
 import { codingErrors } from "./errors.server.ts";
 import { type CaseRow, type CodingCaseView, caseView, type LineRow } from "./view.server.ts";
 
@@ -76,9 +78,22 @@ async function insertSuggestedLines(trx: ActorTransaction, row: CaseRow, suggest
         confidence: s.confidence,
         evidence: JSON.stringify(s.evidence),
         rationale: s.rationale.slice(0, 2000),
+        ...(s.tooth ? { tooth: s.tooth } : {}),
+        ...(s.surfaces ? { surfaces: s.surfaces } : {}),
       })),
     )
     .execute();
+}
+
+/** Procedure lines from the organisation's imported CPT and CDT (docs/coding.md "Procedure suggestions"). */
+export function procedureSuggestions(
+  codes: { cpt: Parameters<typeof indexProcedures>[0]; cdt: Parameters<typeof indexProcedures>[0] },
+  sources: Parameters<typeof suggestProcedures>[2],
+): Suggestion[] {
+  return [
+    ...(codes.cpt.length > 0 ? suggestProcedures("cpt", indexProcedures(codes.cpt), sources) : []),
+    ...(codes.cdt.length > 0 ? suggestProcedures("cdt", indexProcedures(codes.cdt), sources) : []),
+  ];
 }
 
 /**
@@ -95,7 +110,12 @@ export async function openCaseForNote(args: CaseArgs & { noteId: string; env: Co
     requireRole(await requireMemberRole(trx, args.orgId, args.actor.userId), CODING_ROLES);
     const note = await loadNote(trx, args.orgId, args.noteId);
     if (note.status !== "signed" && note.status !== "amended") throw codingErrors.noteNotSigned();
-    return { note, version: await latestVersion(trx, args.orgId, note.id) };
+    return {
+      note,
+      version: await latestVersion(trx, args.orgId, note.id),
+      // The organisation's imported procedure code sets (none imported: no procedure suggestions).
+      procedures: { cpt: await activeOrgCodes(trx, args.orgId, "cpt"), cdt: await activeOrgCodes(trx, args.orgId, "cdt") },
+    };
   });
   const text = noteText(snapshot.note.content);
   const engine = codingEngine(args.env);
@@ -108,8 +128,12 @@ export async function openCaseForNote(args: CaseArgs & { noteId: string; env: Co
       .executeTakeFirst(),
   );
   const stale = !existing || existing.note_version !== snapshot.version || existing.note_id !== snapshot.note.id;
+  const sources = [{ source: "note" as const, text }];
   const suggestions = stale
-    ? await engine.suggest({ sources: [{ source: "note", text }], language: snapshot.note.language, systems: ["icd10cm"] })
+    ? [
+        ...(await engine.suggest({ sources, language: snapshot.note.language, systems: ["icd10cm"] })),
+        ...procedureSuggestions(snapshot.procedures, sources),
+      ]
     : [];
   return asActor(args, args.orgId, async (trx) => {
     let row = await trx

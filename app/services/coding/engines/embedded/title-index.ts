@@ -58,7 +58,10 @@ function requiredWords(title: string): string[] {
 }
 
 function eitherWord(title: string): string[] {
-  const core = title.replace(/\([^)]*\)/g, " ").split(",")[0]!.trim();
+  const core = title
+    .replace(/\([^)]*\)/g, " ")
+    .split(",")[0]!
+    .trim();
   const m = /^([\p{L}-]+) and ([\p{L}-]+)$/u.exec(core);
   if (!m) return [];
   return [m[1]!, m[2]!].flatMap((w) => words(w)).filter((w) => !isStopWord(w) && w.length > 3);
