@@ -4,6 +4,7 @@ import * as noteCodingRoute from "#app/routes/resources/api-note-coding.ts";
 import { importCodeSystem } from "#app/services/coding/import/import.server.ts";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { signNote } from "#app/services/notes/sign.server.ts";
+import { getOrg, updateOrg } from "#app/services/orgs/orgs.server.ts";
 import { generatedNote, transcribedVisit } from "#tests/notes/notes-harness.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, type VisitHarness } from "#tests/visits/harness.ts";
@@ -64,17 +65,31 @@ describeEachDatabase("procedure suggestions from imported CDT", (target) => {
     expect(res.body.suggestions).toEqual([]);
   });
 
-  it("a signed note's coding case carries the procedure lines with tooth and surfaces", async () => {
+  const owner = () => ({ db: h.db, actor: { userId: h.a.users.owner.id }, orgId: h.a.orgId });
+  const caseLines = async () => {
     const visitId = await transcribedVisit(h, { text: TEXT });
     const { noteId } = await generatedNote(h, createExtractiveEngine(), { visitId });
     await signNote({ db: h.db, actor: { userId: h.a.users.clinician.id }, orgId: h.a.orgId, noteId });
     const res = await call(h, noteCodingRoute, { method: "POST", path: `/api/notes/${noteId}/coding`, params: { id: noteId } });
     expect(res.status).toBe(200);
-    const procedures = res.body.lines.filter((l: { kind: string }) => l.kind === "procedure");
+    return res.body.lines as Array<{ kind: string; system: string; tooth: string | null }>;
+  };
+
+  it("the organisation's coding profile decides which imported set a case's procedure lines come from", async () => {
+    // Medical by default: the imported CDT is not used for cases.
+    expect((await getOrg(owner())).coding_profile).toBe("medical");
+    expect((await caseLines()).filter((l) => l.kind === "procedure")).toEqual([]);
+    await updateOrg({ ...owner(), patch: { coding_profile: "dental" } });
+    expect((await getOrg(owner())).coding_profile).toBe("dental");
+    const procedures = (await caseLines()).filter((l) => l.kind === "procedure");
     expect(procedures.length).toBeGreaterThan(0);
     for (const l of procedures) {
       expect(l.system).toBe("cdt");
       expect(["14", "30"]).toContain(l.tooth);
     }
+    // Clinicians do not change it (owners and admins edit Settings → Organisation).
+    await expect(
+      updateOrg({ db: h.db, actor: { userId: h.a.users.clinician.id }, orgId: h.a.orgId, patch: { coding_profile: "medical" } }),
+    ).rejects.toMatchObject({ code: "forbidden_role" });
   });
 });

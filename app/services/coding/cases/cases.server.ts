@@ -10,6 +10,7 @@ import { type CodingEngineEnv, codingEngine } from "../engines/registry.server.t
 import { activeOrgCodes } from "../import/org-codes.server.ts";
 import type { Suggestion } from "../model.ts";
 import { indexProcedures, suggestProcedures } from "../procedures/match.ts";
+import { codingProfile, PROFILE_SYSTEMS } from "../profile.ts";
 import { codingErrors } from "./errors.server.ts";
 import { type CaseRow, type CodingCaseView, caseView, type LineRow } from "./view.server.ts";
 
@@ -85,6 +86,16 @@ async function insertSuggestedLines(trx: ActorTransaction, row: CaseRow, suggest
     .execute();
 }
 
+/** The imported CPT (medical profile) or CDT (dental profile) codes of the organisation (Settings → Organisation). */
+async function profileProcedureCodes(trx: ActorTransaction, orgId: string) {
+  const org = await trx.selectFrom("organizations").select("settings").where("id", "=", orgId).executeTakeFirst();
+  const systems = PROFILE_SYSTEMS[codingProfile(org?.settings)];
+  return {
+    cpt: systems.includes("cpt") ? await activeOrgCodes(trx, orgId, "cpt") : [],
+    cdt: systems.includes("cdt") ? await activeOrgCodes(trx, orgId, "cdt") : [],
+  };
+}
+
 /** Procedure lines from the organisation's imported CPT and CDT (docs/coding.md "Procedure suggestions"). */
 export function procedureSuggestions(
   codes: { cpt: Parameters<typeof indexProcedures>[0]; cdt: Parameters<typeof indexProcedures>[0] },
@@ -113,8 +124,8 @@ export async function openCaseForNote(args: CaseArgs & { noteId: string; env: Co
     return {
       note,
       version: await latestVersion(trx, args.orgId, note.id),
-      // The organisation's imported procedure code sets (none imported: no procedure suggestions).
-      procedures: { cpt: await activeOrgCodes(trx, args.orgId, "cpt"), cdt: await activeOrgCodes(trx, args.orgId, "cdt") },
+      // The procedure code set of the organisation's profile, if imported (none: no procedure suggestions).
+      procedures: await profileProcedureCodes(trx, args.orgId),
     };
   });
   const text = noteText(snapshot.note.content);
