@@ -52,7 +52,8 @@ describeEachDatabase("procedure suggestions from imported CDT", (target) => {
     // Without "cdt" in code_systems, no procedure lines.
     const dx = await call(h, suggestRoute, { method: "POST", path: "/api/coding/suggest", json: { text: TEXT } });
     expect(dx.body.suggestions.some((s: { system: string }) => s.system === "cdt")).toBe(false);
-  });
+    // The first call builds the engine's indexes (once per process): slow on a loaded shared machine.
+  }, 180_000);
 
   it("an organisation that imported no CDT gets no procedure lines", async () => {
     const res = await call(h, suggestRoute, {
