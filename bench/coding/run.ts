@@ -1,6 +1,6 @@
 // bench/coding: ICD-10-CM suggestions on CodiEsp (English machine translation of the CLEF eHealth
 // 2020 case reports), tuned on train, reported on dev (docs/coding.md "Benchmark").
-// `npm run bench:coding` (dev), `-- --split train`, `-- --show <id>`.
+// `npm run bench:coding` (dev), `-- --split train`, `-- --show <id>`, `-- --quick` (default engine only).
 import { performance } from "node:perf_hooks";
 import { icd10cmTable } from "#app/services/coding/codes/registry.server.ts";
 import { embeddedEngine } from "#app/services/coding/engines/embedded/index.ts";
@@ -67,9 +67,16 @@ console.log(
 );
 console.log("| system | MAP | P@5 | R@15 | cat. MAP | cat. P@5 | cat. R@15 | ms p50 | ms p95 |");
 console.log("|---|---|---|---|---|---|---|---|---|");
-console.log(evaluate("title-word overlap baseline", titleOverlapBaseline(table)));
-console.log(evaluate("embedded, titles only (no learned lexicon)", run(embeddedEngine({ withLexicon: false }))));
+// --quick: the default engine only (for tuning loops).
+const quick = args.includes("--quick");
+if (!quick) console.log(evaluate("title-word overlap baseline", titleOverlapBaseline(table)));
+if (!quick) console.log(evaluate("embedded, titles only (no learned lexicon)", run(embeddedEngine({ withLexicon: false }))));
+if (!quick)
+  console.log(
+    evaluate("embedded, lexicon, summed-score ranking (no learned ranker)", run(embeddedEngine({ withRanker: false }))),
+  );
 console.log(evaluate("embedded (default: history → Z codes)", run(engine)));
+if (quick) process.exit(0);
 for (const w of args.includes("--tune") ? [4, 8, 12, 16] : []) {
   console.log(evaluate(`embedded, learned weight ${w}`, run(embeddedEngine({ historyAsCondition: true, learnedWeight: w }))));
 }

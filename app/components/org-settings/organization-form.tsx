@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import type { OrgKind, OrgPms } from "#app/db/schema.ts";
+import { CODING_PROFILES, type CodingProfile } from "#app/services/coding/profile.ts";
 import { AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_MIN_DAYS } from "#app/services/visits/retention.ts";
 import { AccentField } from "./accent-field.tsx";
 import { resultFor, SettingsDone, SettingsFailure, type SettingsResult } from "./settings-feedback.tsx";
@@ -12,6 +13,7 @@ export interface OrganizationValues {
   region: string;
   pms: OrgPms;
   audio_retention_days: number;
+  coding_profile: CodingProfile;
   accent_color: string | null;
 }
 
@@ -88,6 +90,19 @@ export function OrganizationForm({
         />
         <small id="audio-retention-help" className="ui-field-help">
           {t("organization.audioRetentionHelp", { min: AUDIO_RETENTION_MIN_DAYS, max: AUDIO_RETENTION_MAX_DAYS })}
+        </small>
+      </label>
+      <label>
+        {t("organization.codingProfile")}
+        <select name="coding_profile" defaultValue={values.coding_profile} aria-describedby="coding-profile-help">
+          {CODING_PROFILES.map((profile) => (
+            <option key={profile} value={profile}>
+              {t(`codingProfiles.${profile}`)}
+            </option>
+          ))}
+        </select>
+        <small id="coding-profile-help" className="ui-field-help">
+          {t("organization.codingProfileHelp")}
         </small>
       </label>
       <AccentField value={values.accent_color} />

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ORG_PLANS, ORG_PMS } from "#app/db/schema.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
 import { billingProvider } from "#app/services/billing/billing.server.ts";
+import { CODING_PROFILES } from "#app/services/coding/profile.ts";
 import { getOrg, updateOrg } from "#app/services/orgs/orgs.server.ts";
 import { AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_MIN_DAYS } from "#app/services/visits/retention.ts";
 import { AppError } from "#app/utils/app-error.ts";
@@ -33,6 +34,7 @@ export const UpdateOrgSchema = z
     pms: z.enum(ORG_PMS).optional(),
     plan: z.enum(ORG_PLANS).optional(),
     audio_retention_days: z.number().int().min(AUDIO_RETENTION_MIN_DAYS).max(AUDIO_RETENTION_MAX_DAYS).optional(),
+    coding_profile: z.enum(CODING_PROFILES).optional(),
   })
   .refine((patch) => Object.keys(patch).length > 0, "nothing to update");
 

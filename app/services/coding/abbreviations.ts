@@ -85,6 +85,9 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   diarrhoea: "diarrhea",
   oesophageal: "esophageal",
   tumoral: "neoplasm",
+  seizure: "convulsions seizure",
+  seizures: "convulsions seizures",
+  itching: "pruritus",
 };
 
 /** Abbreviations written in capitals or lower case, as whole words (ALL only in capitals: "all" is a word). */

@@ -26,6 +26,9 @@ export interface Suggestion {
   missing?: MissingDetail[];
   /** Codes among the suggestions this one has an Excludes1 note against (both cannot be coded together). */
   excludes1?: string[];
+  /** Dental procedure lines (CDT): the tooth in Universal numbering ("1"–"32", "A"–"T") and surfaces (MODBLIF). */
+  tooth?: string;
+  surfaces?: string;
 }
 
 export interface SuggestInput {

@@ -3,6 +3,7 @@ import type { ActorTransaction } from "#app/db/actor.server.ts";
 import { ORG_PLANS, ORG_PMS, type OrgKind, type OrgPlan, type OrgPms, type OrgRole } from "#app/db/schema.ts";
 import type { Locale } from "#app/i18n/config.ts";
 import { resources } from "#app/i18n/resources.server.ts";
+import { type CodingProfile, codingProfile, isCodingProfile } from "#app/services/coding/profile.ts";
 import { audioRetentionDays, isRetentionDays } from "#app/services/visits/retention.ts";
 import { accentIsReadable } from "#app/utils/accent.ts";
 import { recordAudit } from "./audit.server.ts";
@@ -26,6 +27,8 @@ export interface OrgDetails extends OrgSummary {
   trial_ends_at: string | null;
   /** Issue 5 "Storage": days a visit's audio is kept after its transcript is accepted (0–365). */
   audio_retention_days: number;
+  /** Issue 13: the organisation's code systems (medical: ICD-10-CM + CPT/HCPCS; dental: ICD-10-CM + CDT). */
+  coding_profile: CodingProfile;
   /** Issue 11: the practice's accent colour (#rrggbb), null for Murmur's own. */
   accent_color: string | null;
   created_at: string;
@@ -128,6 +131,7 @@ export interface OrgPatch {
   pms?: OrgPms;
   plan?: OrgPlan;
   audio_retention_days?: number;
+  coding_profile?: CodingProfile;
   /** #rrggbb that white text reads on (app/utils/accent.ts), or null to go back to Murmur's own. */
   accent_color?: string | null;
 }
@@ -148,10 +152,20 @@ export function updateOrg(args: OrgServiceArgs & { orgId: string; patch: OrgPatc
     if (patch.audio_retention_days !== undefined && !isRetentionDays(patch.audio_retention_days)) {
       throw new Error("audio retention out of range");
     }
+    if (patch.coding_profile !== undefined && !isCodingProfile(patch.coding_profile)) throw new Error("unknown coding profile");
     if (patch.accent_color != null && !accentIsReadable(patch.accent_color)) throw new Error("unreadable accent colour");
     const before = await readOrg(trx, args.orgId, role);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
-    for (const key of ["name", "timezone", "region", "pms", "plan", "audio_retention_days", "accent_color"] as const) {
+    for (const key of [
+      "name",
+      "timezone",
+      "region",
+      "pms",
+      "plan",
+      "audio_retention_days",
+      "coding_profile",
+      "accent_color",
+    ] as const) {
       const value = patch[key];
       if (value !== undefined && value !== before[key]) changes[key] = { from: before[key], to: value };
     }
@@ -165,12 +179,14 @@ export function updateOrg(args: OrgServiceArgs & { orgId: string; patch: OrgPatc
         ...(changes.pms ? { pms: patch.pms } : {}),
         ...(changes.plan ? { plan: patch.plan } : {}),
         ...(changes.accent_color ? { accent_color: patch.accent_color ?? null } : {}),
-        // One key of the settings object; the others stay as they are.
-        ...(changes.audio_retention_days
+        // Keys of the settings object; the others stay as they are.
+        ...(changes.audio_retention_days || changes.coding_profile
           ? {
-              settings: sql<
-                Record<string, unknown>
-              >`settings || jsonb_build_object('audio_retention_days', ${patch.audio_retention_days}::int)`,
+              settings: sql<Record<string, unknown>>`settings${
+                changes.audio_retention_days
+                  ? sql` || jsonb_build_object('audio_retention_days', ${patch.audio_retention_days}::int)`
+                  : sql``
+              }${changes.coding_profile ? sql` || jsonb_build_object('coding_profile', ${patch.coding_profile}::text)` : sql``}`,
             }
           : {}),
       })
@@ -228,6 +244,7 @@ async function readOrg(trx: ActorTransaction, orgId: string, role: OrgRole): Pro
     ...rest,
     role,
     audio_retention_days: audioRetentionDays(settings),
+    coding_profile: codingProfile(settings),
     trial_ends_at: row.trial_ends_at ? new Date(row.trial_ends_at).toISOString() : null,
     created_at: new Date(row.created_at).toISOString(),
   };

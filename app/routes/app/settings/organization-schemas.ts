@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ORG_PMS } from "#app/db/schema.ts";
+import { CODING_PROFILES } from "#app/services/coding/profile.ts";
 import { AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_MIN_DAYS } from "#app/services/visits/retention.ts";
 import { accentIsReadable, DEFAULT_ACCENT } from "#app/utils/accent.ts";
 import { INVALID_TEXT, isStorableLine } from "#app/utils/storable-text.ts";
@@ -40,6 +41,8 @@ export function organizationActionSchema(current: { timezone: string; region: st
         .transform(Number)
         .refine((days) => days >= AUDIO_RETENTION_MIN_DAYS && days <= AUDIO_RETENTION_MAX_DAYS, "invalid_retention")
         .optional(),
+      // Issue 13: the organisation's code systems. Absent (an older form) = unchanged.
+      coding_profile: z.enum(CODING_PROFILES, "invalid_coding_profile").optional(),
       // Issue 11: the colour input always posts a value; Murmur's own colour is stored as null.
       accent_color: z
         .string()

@@ -28,6 +28,7 @@ const FORM_CODES = [
   "invalid_pms",
   "invalid_retention",
   "invalid_accent",
+  "invalid_coding_profile",
   "accent_low_contrast",
 ];
 
@@ -52,6 +53,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       timezone: org.timezone,
       region: org.region,
       audio_retention_days: details.audio_retention_days,
+      coding_profile: details.coding_profile,
       accent_color: details.accent_color,
     },
     trialEnds,

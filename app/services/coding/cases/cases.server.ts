@@ -8,7 +8,10 @@ import { CODING_READ_ROLES, CODING_ROLES } from "../access.server.ts";
 import { hcpcsTable, icd10cmTable } from "../codes/registry.server.ts";
 import type { CodeTable } from "../codes/table.ts";
 import { type CodingEngineEnv, codingEngine } from "../engines/registry.server.ts";
+import { activeOrgCodes } from "../import/org-codes.server.ts";
 import type { Suggestion } from "../model.ts";
+import { indexProcedures, suggestProcedures } from "../procedures/match.ts";
+import { codingProfile, PROFILE_SYSTEMS } from "../profile.ts";
 import { codingErrors } from "./errors.server.ts";
 import { type CaseRow, type CodingCaseView, caseView, type LineRow } from "./view.server.ts";
 
@@ -77,9 +80,32 @@ async function insertSuggestedLines(trx: ActorTransaction, row: CaseRow, suggest
         confidence: s.confidence,
         evidence: JSON.stringify(s.evidence),
         rationale: s.rationale.slice(0, 2000),
+        ...(s.tooth ? { tooth: s.tooth } : {}),
+        ...(s.surfaces ? { surfaces: s.surfaces } : {}),
       })),
     )
     .execute();
+}
+
+/** The imported CPT (medical profile) or CDT (dental profile) codes of the organisation (Settings → Organisation). */
+async function profileProcedureCodes(trx: ActorTransaction, orgId: string) {
+  const org = await trx.selectFrom("organizations").select("settings").where("id", "=", orgId).executeTakeFirst();
+  const systems = PROFILE_SYSTEMS[codingProfile(org?.settings)];
+  return {
+    cpt: systems.includes("cpt") ? await activeOrgCodes(trx, orgId, "cpt") : [],
+    cdt: systems.includes("cdt") ? await activeOrgCodes(trx, orgId, "cdt") : [],
+  };
+}
+
+/** Procedure lines from the organisation's imported CPT and CDT (docs/coding.md "Procedure suggestions"). */
+export function procedureSuggestions(
+  codes: { cpt: Parameters<typeof indexProcedures>[0]; cdt: Parameters<typeof indexProcedures>[0] },
+  sources: Parameters<typeof suggestProcedures>[2],
+): Suggestion[] {
+  return [
+    ...(codes.cpt.length > 0 ? suggestProcedures("cpt", indexProcedures(codes.cpt), sources) : []),
+    ...(codes.cdt.length > 0 ? suggestProcedures("cdt", indexProcedures(codes.cdt), sources) : []),
+  ];
 }
 
 /**
@@ -96,7 +122,12 @@ export async function openCaseForNote(args: CaseArgs & { noteId: string; env: Co
     requireRole(await requireMemberRole(trx, args.orgId, args.actor.userId), CODING_ROLES);
     const note = await loadNote(trx, args.orgId, args.noteId);
     if (note.status !== "signed" && note.status !== "amended") throw codingErrors.noteNotSigned();
-    return { note, version: await latestVersion(trx, args.orgId, note.id) };
+    return {
+      note,
+      version: await latestVersion(trx, args.orgId, note.id),
+      // The procedure code set of the organisation's profile, if imported (none: no procedure suggestions).
+      procedures: await profileProcedureCodes(trx, args.orgId),
+    };
   });
   const text = noteText(snapshot.note.content);
   const engine = codingEngine(args.env);
@@ -109,8 +140,12 @@ export async function openCaseForNote(args: CaseArgs & { noteId: string; env: Co
       .executeTakeFirst(),
   );
   const stale = !existing || existing.note_version !== snapshot.version || existing.note_id !== snapshot.note.id;
+  const sources = [{ source: "note" as const, text }];
   const suggestions = stale
-    ? await engine.suggest({ sources: [{ source: "note", text }], language: snapshot.note.language, systems: ["icd10cm"] })
+    ? [
+        ...(await engine.suggest({ sources, language: snapshot.note.language, systems: ["icd10cm"] })),
+        ...procedureSuggestions(snapshot.procedures, sources),
+      ]
     : [];
   return asActor(args, args.orgId, async (trx) => {
     let row = await trx

@@ -18,6 +18,20 @@ export async function activeOrgSystem(trx: ActorTransaction, orgId: string, syst
   );
 }
 
+/** Every code of the active imported version (the procedure matcher's input); empty when none was imported. */
+export async function activeOrgCodes(trx: ActorTransaction, orgId: string, system: OrgSystem) {
+  const active = await activeOrgSystem(trx, orgId, system);
+  if (!active) return [];
+  const rows = await trx
+    .selectFrom("org_codes")
+    .select(["code", "short_descriptor", "long_descriptor"])
+    .where("org_id", "=", orgId)
+    .where("code_system_id", "=", active.id)
+    .orderBy("code")
+    .execute();
+  return rows.map((r) => ({ code: r.code, short: r.short_descriptor, long: r.long_descriptor }));
+}
+
 /** One code of the active imported version, with its long descriptor as title. */
 export async function orgCode(trx: ActorTransaction, orgId: string, system: OrgSystem, code: string) {
   const active = await activeOrgSystem(trx, orgId, system);

@@ -1,7 +1,7 @@
 // Assertion status of a mention, from cue words in its clause (a NegEx-like window): negated ("no",
 // "denies", "ruled out"), uncertain ("possible", "rule out", "suspected"), history ("history of",
 // "previous"), family ("mother had", "family history"). A cue covers the rest of its clause
-// (up to a comma-free break: ".", ";", ":", "but", "however") — or, for post-cues such as
+// (up to a break: ".", ";", ":", "but", "however", a comma opening a new clause) — or, for post-cues such as
 // "was ruled out", the clause before it.
 import type { Token } from "../../text.ts";
 
@@ -26,7 +26,10 @@ const POST: Array<[RegExp, Assertion]> = [
   [/\b(?:was|were|is|are|been)\s+(?:ruled out|excluded|negative|absent)\b/gi, "negated"],
   [/\b(?:unlikely|not confirmed|to be ruled out)\b/gi, "uncertain"],
 ];
-const BREAK = /[.;:!?\n]|\b(?:but|however|although|except|which|who|whose|presents?|presented|shows?|showed|revealed)\b/gi;
+// A comma ends a scope when a new clause starts after it ("no allergies, was hypertensive", "without
+// complications, with anemia"), not inside a list ("no fever, cough or rash").
+const BREAK =
+  /[.;:!?\n]|,\s*(?=(?:with|was|were|is|are|has|had|as|the|she|he|her|his|ex)\b)|\b(?:but|however|although|except|which|who|whose|presents?|presented|shows?|showed|revealed)\b/gi;
 
 interface Scope {
   start: number;

@@ -1,6 +1,8 @@
 import { expandAbbreviation } from "../../abbreviations.ts";
 import type { CodeTable } from "../../codes/table.ts";
 import { words } from "../../text.ts";
+import type { LearnedRanking } from "./engine.ts";
+import type { RankerModel } from "./ranker.ts";
 import type { Term } from "./title-index.ts";
 
 export interface LexiconFile {
@@ -9,6 +11,18 @@ export interface LexiconFile {
   minP: number;
   /** [phrase, [[code, P(code | phrase), documents], …]] */
   lexicon: Array<[string, Array<[string, number, number]>]>;
+  /** [code, training documents coded with it] (codes coded at least twice). */
+  prior: Array<[string, number]>;
+  /** The learned ranking (ranker.ts), fitted with cross-fitting on the same training split. */
+  ranker?: RankerModel;
+}
+
+/** The learned ranking of a lexicon file (without a ranker: the code frequencies only). */
+export function learnedRanking(file: LexiconFile, withRanker = true): LearnedRanking {
+  return {
+    ...(withRanker && file.ranker ? { ranker: file.ranker } : {}),
+    prior: new Map((file.prior ?? []).map(([c, n]) => [c, n / file.documents])),
+  };
 }
 
 /** Weight of a learned phrase match relative to a title match (tuned on a held-out part of train). */
@@ -44,6 +58,7 @@ export function learnedTerms(file: LexiconFile, table: CodeTable, weight = LEARN
         episode: null,
         fallback: 1,
         group: `L|${code}|${phrase}`,
+        p,
       });
     }
     if (terms.length > 0) out.set(phrase, terms);

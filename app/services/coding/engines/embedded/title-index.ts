@@ -35,6 +35,8 @@ export interface Term {
   fallback: number;
   /** Siblings: same category and the same required words, differing by detail only. */
   group: string;
+  /** Learned-phrase terms: P(code | phrase) in training. */
+  p?: number;
 }
 
 export interface TitleIndex {
@@ -53,6 +55,16 @@ function requiredWords(title: string): string[] {
   let req = ws.filter((w) => !DEFAULT_WORDS.has(w));
   if (req.length === 0) req = ws;
   return [...new Set(req)];
+}
+
+function eitherWord(title: string): string[] {
+  const core = title
+    .replace(/\([^)]*\)/g, " ")
+    .split(",")[0]!
+    .trim();
+  const m = /^([\p{L}-]+) and ([\p{L}-]+)$/u.exec(core);
+  if (!m) return [];
+  return [m[1]!, m[2]!].flatMap((w) => words(w)).filter((w) => !isStopWord(w) && w.length > 3);
 }
 
 export function buildTitleIndex(table: CodeTable): TitleIndex {
@@ -108,6 +120,24 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
         postings.set(w, p);
       }
       p.push(id);
+    }
+    // "Syncope and collapse", "Dizziness and giddiness": a two-word "X and Y" title is coded for either word.
+    for (const side of eitherWord(e.title)) {
+      const altGroup = `${e.key.slice(0, 3)}|${side}`;
+      const altId = terms.length;
+      terms.push({ ...terms[id]!, required: [side], weight: idf.get(side) ?? Math.log(1 + n), group: altGroup });
+      let ag = groups.get(altGroup);
+      if (!ag) {
+        ag = [];
+        groups.set(altGroup, ag);
+      }
+      ag.push(altId);
+      let p = postings.get(side);
+      if (!p) {
+        p = [];
+        postings.set(side, p);
+      }
+      p.push(altId);
     }
   });
   return { terms, postings, idf, groups };
