@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { indexProcedures, suggestProcedures } from "#app/services/coding/procedures/match.ts";
-import { surfacesOf, toothMentions } from "#app/services/coding/procedures/teeth.ts";
+import { surfacesOf, toothForFhir, toothMentions } from "#app/services/coding/procedures/teeth.ts";
 
 // docs/coding.md "Procedure suggestions": the organisation's imported CPT/CDT matched against the
 // note; dental lines take the tooth (Universal or FDI → Universal) and surfaces. The descriptors
@@ -72,5 +72,24 @@ describe("tooth numbers and surfaces", () => {
     expect(surfacesOf("DO composite")).toBe("OD");
     expect(surfacesOf("mesial and occlusal and distal")).toBe("MOD");
     expect(surfacesOf("no surface stated")).toBeNull();
+  });
+});
+
+describe("FHIR tooth codes", () => {
+  it("exports the stored Universal tooth as its ISO 3950 (FDI) number", () => {
+    expect(["1", "8", "9", "14", "16", "17", "24", "25", "30", "32"].map(toothForFhir)).toEqual([
+      "18",
+      "11",
+      "21",
+      "26",
+      "28",
+      "38",
+      "31",
+      "41",
+      "46",
+      "48",
+    ]);
+    expect(toothForFhir("46a")).toBe("46a");
+    expect(toothForFhir("0")).toBe("0");
   });
 });

@@ -3,6 +3,7 @@ import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole, requireRole } from "#app/services/orgs/context.server.ts";
 import { dayInZone } from "#app/utils/zoned-time.ts";
 import { CODING_READ_ROLES } from "../access.server.ts";
+import { toothForFhir } from "../procedures/teeth.ts";
 import { loadCase, loadLines } from "./cases.server.ts";
 import { codingErrors } from "./errors.server.ts";
 import type { LineRow } from "./view.server.ts";
@@ -137,7 +138,7 @@ export function toFhir(ctx: ExportContext): object {
         ...(l.pointers.length ? { diagnosisSequence: pointerLabels(l, accepted) } : {}),
         servicedDate: ctx.visitDate,
         ...(l.tooth
-          ? { bodySite: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/ex-tooth", code: l.tooth }] } }
+          ? { bodySite: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/ex-tooth", code: toothForFhir(l.tooth) }] } }
           : {}),
         ...(l.surfaces
           ? {

@@ -1,6 +1,6 @@
 // Tooth numbers and surfaces on dental procedure lines. Claims (ADA) use Universal numbering, so a
 // tooth written in FDI is stored in Universal; the quote keeps what the clinician wrote.
-import { fdiToUniversal } from "#app/services/perio/teeth.ts";
+import { fdiToUniversal, universalToFdi } from "#app/services/perio/teeth.ts";
 
 export interface ToothMention {
   /** Universal: "1"–"32", or "A"–"T" for primary teeth. */
@@ -64,4 +64,13 @@ export function surfacesOf(sentence: string): string | null {
   for (const [re, letter] of SURFACE_WORDS) if (re.test(sentence)) found.add(letter);
   const ordered = "MODBLIF".split("").filter((c) => found.has(c));
   return ordered.length > 0 ? ordered.join("").slice(0, 5) : null;
+}
+
+/**
+ * Lines store the tooth in Universal numbering; FHIR's ex-tooth code system is ISO 3950 (FDI), so
+ * exports convert. A value that is not a Universal tooth (an edited free-text tooth) passes unchanged.
+ */
+export function toothForFhir(tooth: string): string {
+  const n = Number(tooth);
+  return /^\d{1,2}$/.test(tooth) && n >= 1 && n <= 32 ? String(universalToFdi(n)) : tooth;
 }
