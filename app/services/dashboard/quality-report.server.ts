@@ -9,6 +9,7 @@ import {
   sectionExamples,
   sectionQuality,
 } from "./quality.server.ts";
+import { type CodingQuality, codingQuality, type RejectReason, rejectReasons } from "./quality-coding.server.ts";
 import { buildRange } from "./range.ts";
 import { type DashboardRangeQuery, resolveDays } from "./schema.ts";
 
@@ -22,6 +23,10 @@ export interface QualityPage extends QualityReport {
   clinician_id: string | null;
   /** The 10 most-edited sections, with the latest example of each (draft and signed text: PHI, page only). */
   examples: SectionExample[];
+  /** Coding suggestions accepted, edited, rejected (issue 13's cases coded in the range). */
+  coding: CodingQuality;
+  /** The rejections' reasons, most frequent first (the coders' words: page only). */
+  reject_reasons: RejectReason[];
 }
 
 export async function loadQuality(
@@ -48,6 +53,8 @@ export async function loadQuality(
       sections,
       trend: await qualityTrend(trx, scope, range),
       examples: args.withExamples ? await sectionExamples(trx, scope, range, top) : [],
+      coding: await codingQuality(trx, scope, range),
+      reject_reasons: args.withExamples ? await rejectReasons(trx, scope, range) : [],
     };
   });
 }
@@ -61,5 +68,7 @@ export function qualityExport(page: QualityPage) {
     summary: page.summary,
     sections: page.sections,
     trend: page.trend,
+    // Counts only: the reasons' text is the coders' own words.
+    coding: page.coding,
   };
 }
