@@ -166,7 +166,7 @@ export function activitySeeder(now = () => new Date()): Seeder {
         patients: 40,
         now: now(),
       });
-      return `${made.visits} generated visits and ${made.notes} notes over 28 days`;
+      return `${made.visits} generated visits, ${made.notes} notes and ${made.codingCases} coding cases over 28 days`;
     },
   };
 }
