@@ -4,7 +4,7 @@ import type { QualityPage } from "#app/services/dashboard/quality-report.server.
 
 /** The Quality tab's coding block: what coders did with the engine's suggestions, and why they rejected them. */
 export function QualityCoding({ coding, reasons }: { coding: QualityPage["coding"]; reasons: QualityPage["reject_reasons"] }) {
-  const { t } = useTranslation("dashboard");
+  const { t } = useTranslation(["dashboard", "coding"]);
   const locale = useLocale();
   const pct = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 });
   const figures = [
@@ -46,9 +46,10 @@ export function QualityCoding({ coding, reasons }: { coding: QualityPage["coding
               </tr>
             </thead>
             <tbody>
-              {reasons.map((r) => (
+              {reasons.slice(0, 10).map((r) => (
                 <tr key={r.reason}>
-                  <td>{r.reason}</td>
+                  {/* The coding page's reasons are codes; the API's free text shows as typed. */}
+                  <td>{t(`coding:reasons.${r.reason}`, { defaultValue: r.reason })}</td>
                   <td data-align="end">{r.count}</td>
                 </tr>
               ))}

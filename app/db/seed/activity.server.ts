@@ -78,7 +78,8 @@ export async function generateActivity(
 
 // Codes of the generated cases: common ICD-10-CM diagnoses, no licensed code set needed.
 const DEMO_CODES = ["J06.9", "I10", "E11.9", "M54.5", "K21.9", "F41.1", "N39.0"];
-const DEMO_REJECT_REASONS = ["Not supported by the note", "Already billed this year", "Too unspecific"];
+// The coding page's reason codes (app/services/coding/reject-reasons.ts).
+const DEMO_REJECT_REASONS = ["not_documented", "not_addressed", "wrong_code"];
 
 /**
  * A coding case (issue 13) for each generated signed note: the last days' partly open, the rest

@@ -48,15 +48,16 @@ export async function codingQuality(trx: ActorTransaction, scope: QualityScope, 
 }
 
 /**
- * Why suggestions were rejected, most frequent first. A reason is the coder's own words: grouped
- * case- and space-insensitively, shown on the page only (it may name a patient's condition), never
- * in the privacy-preserving export.
+ * Why suggestions were rejected, most frequent first: the coding page's reason codes, or the API's
+ * free text grouped case- and space-insensitively. Free text may describe a patient: the page
+ * shows it, the privacy-preserving export counts it without the words. All of them (a coder
+ * writes few distinct reasons), so the export's counts are complete.
  */
 export async function rejectReasons(
   trx: ActorTransaction,
   scope: QualityScope,
   range: DashboardRange,
-  limit = 10,
+  limit = 100,
 ): Promise<RejectReason[]> {
   const { rows } = await sql<RejectReason>`
     select min(btrim(l.reject_reason)) as reason, count(*)::int as count

@@ -1,4 +1,5 @@
 import type { OrgRole } from "#app/db/schema.ts";
+import { CODING_REJECT_REASONS, isCodingRejectReason } from "#app/services/coding/reject-reasons.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole } from "#app/services/orgs/context.server.ts";
 import { AppError } from "#app/utils/app-error.ts";
 import {
@@ -54,7 +55,7 @@ export async function loadQuality(
       trend: await qualityTrend(trx, scope, range),
       examples: args.withExamples ? await sectionExamples(trx, scope, range, top) : [],
       coding: await codingQuality(trx, scope, range),
-      reject_reasons: args.withExamples ? await rejectReasons(trx, scope, range) : [],
+      reject_reasons: await rejectReasons(trx, scope, range),
     };
   });
 }
@@ -68,7 +69,16 @@ export function qualityExport(page: QualityPage) {
     summary: page.summary,
     sections: page.sections,
     trend: page.trend,
-    // Counts only: the reasons' text is the coders' own words.
-    coding: page.coding,
+    // Counts only: the coding page's reason codes by name, the API's free text (the coders' own
+    // words, which may describe a patient) as one number.
+    coding: {
+      ...page.coding,
+      reject_reasons: Object.fromEntries(
+        CODING_REJECT_REASONS.map((code) => [code, page.reject_reasons.find((r) => r.reason === code)?.count ?? 0]),
+      ),
+      reject_reasons_free_text: page.reject_reasons
+        .filter((r) => !isCodingRejectReason(r.reason))
+        .reduce((n, r) => n + r.count, 0),
+    },
   };
 }
