@@ -61,9 +61,9 @@ test("dashboard: today, range change and CSV in French at 360 px; Spanish withou
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("csv-series").click()]);
   const csv = await (await download.createReadStream()).toArray();
   const lines = Buffer.concat(csv).toString("utf8").trim().split(/\r\n/);
-  expect(lines[0]).toBe("date,visits,recorded_minutes,notes_signed");
+  expect(lines[0]).toBe("date,visits,recorded_minutes,notes_signed,coding_coded,coding_exported");
   expect(lines).toHaveLength(8);
-  expect(lines.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2},2,0,0$/);
+  expect(lines.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2},2,0,0,0,0$/);
   expect(errors).toEqual([]);
 
   // Spanish, no JavaScript: the same figures, server-rendered.
