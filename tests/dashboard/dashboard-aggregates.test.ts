@@ -244,6 +244,13 @@ describeEachDatabase("dashboard aggregates", (target) => {
     const total = (d.series ?? []).reduce((n, day) => n + day.visits, 0);
     expect(total).toBe(made.visits);
     expect((d.per_clinician ?? []).reduce((n, c) => n + c.visits, 0)).toBe(made.visits);
+    // Coding cases: each coded one counts once, on its day, and per clinician.
+    expect(made.codingCases).toBeGreaterThan(0);
+    const { rows: coded } = await sql<{ n: number }>`
+      select count(*)::int as n from public.coding_cases where org_id = ${orgId} and coded_at is not null`.execute(db.kysely);
+    expect(coded[0]?.n).toBeGreaterThan(0);
+    expect((d.series ?? []).reduce((n, day) => n + day.coding_coded, 0)).toBe(coded[0]?.n);
+    expect((d.per_clinician ?? []).reduce((n, c) => n + c.coding_coded, 0)).toBe(coded[0]?.n);
     const csv = dashboardCsv(d, "series").trim().split("\r\n");
     expect(csv[0]).toBe("date,visits,recorded_minutes,notes_signed,coding_coded,coding_exported");
     expect(csv.slice(1).reduce((n, line) => n + Number(line.split(",")[1]), 0)).toBe(made.visits);

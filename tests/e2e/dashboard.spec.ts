@@ -10,7 +10,8 @@ test("dashboard: today, range change and CSV in French at 360 px; Spanish withou
   browser,
   baseURL,
 }) => {
-  test.setTimeout(60_000);
+  // Generous: the machine the suite runs on may be shared; every wait below still has its own limit.
+  test.setTimeout(120_000);
   const errors = collectPageErrors(page);
   await signUpAndConfirm(page, uniqueEmail("dashboard"));
   const patient = await page.request.post("/api/patients", { data: { display_name: "Patient Tableau" } });
