@@ -71,7 +71,7 @@ test("dashboard Quality tab and coding figures in Spanish at 360 px; French with
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const errors = collectPageErrors(page);
   await signUpAndConfirm(page, uniqueEmail("dash-quality"), "/es");
   await signedAndCodedNote(page);
@@ -85,7 +85,7 @@ test("dashboard Quality tab and coding figures in Spanish at 360 px; French with
   expect(ownerId).toMatch(/^[0-9a-f-]{36}$/);
   await clinician.selectOption(ownerId ?? "");
   await page.getByRole("button", { name: t("es", "dashboard", "filters.apply") }).click();
-  await expect(page).toHaveURL(new RegExp(`clinician_id=${ownerId}`));
+  await expect(page).toHaveURL(new RegExp(`clinician_id=${ownerId}`), { timeout: 20_000 });
   const today = page.getByTestId("dashboard-today");
   await expect(today.locator('[data-status="coded"] dd')).toHaveText("1");
   await expect(today.locator('[data-status="coded"] dt')).toHaveText(t("es", "dashboard", "today.status.coded"));
@@ -102,7 +102,7 @@ test("dashboard Quality tab and coding figures in Spanish at 360 px; French with
     .getByTestId("dashboard-tabs")
     .getByRole("link", { name: t("es", "dashboard", "tabs.quality") })
     .click();
-  await expect(page).toHaveURL(/tab=quality/);
+  await expect(page).toHaveURL(/tab=quality/, { timeout: 20_000 });
   const quality = page.getByTestId("dashboard-quality");
   await expect(quality.getByRole("heading", { name: t("es", "dashboard", "quality.heading") })).toBeVisible();
   await expect(quality.locator('[data-figure="acceptance"] dd')).toHaveText(/%/);

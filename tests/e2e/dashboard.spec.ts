@@ -45,7 +45,7 @@ test("dashboard: today, range change and CSV in French at 360 px; Spanish withou
   // Range: the last 7 days; the visits chart's table has one row a day, today's with 2 visits.
   await page.getByTestId("range-select").selectOption("7");
   await page.getByRole("button", { name: t("fr", "dashboard", "filters.apply") }).click();
-  await expect(page).toHaveURL(/range=7/);
+  await expect(page).toHaveURL(/range=7/, { timeout: 20_000 });
   const visitsChart = page.getByTestId("chart-visits");
   await expect(visitsChart.locator("svg rect")).toHaveCount(14);
   await visitsChart.getByText(t("fr", "dashboard", "figures.showTable")).click();
