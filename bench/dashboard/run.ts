@@ -61,10 +61,11 @@ try {
   });
   await sql`analyze`.execute(db.kysely);
   console.log(
-    `${db.kind}: generated ${made.visits} visits and ${made.notes} notes in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `${db.kind}: generated ${made.visits} visits, ${made.notes} notes and ${made.codingCases} coding cases in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 
   const scenarios: [string, string, DashboardRangeQuery][] = [
+    ["owner, practice, 7 days", users[0] ?? "", { range: "7" }],
     ["owner, practice, 30 days (default)", users[0] ?? "", {}],
     ["owner, practice, 90 days", users[0] ?? "", { range: "90" }],
     ["owner, practice, 365 days", users[0] ?? "", { range: "custom", from: "2025-11-26", to: "2026-11-25" }],
@@ -103,7 +104,16 @@ try {
   // Signed notes refuse deletion (they are records); the bench's are not: triggers off for the clean-up.
   await db.kysely.transaction().execute(async (trx) => {
     await sql`set local session_replication_role = replica`.execute(trx);
-    for (const table of ["note_versions", "notes", "visits", "patients", "invitations", "org_members"]) {
+    for (const table of [
+      "coding_lines",
+      "coding_cases",
+      "note_versions",
+      "notes",
+      "visits",
+      "patients",
+      "invitations",
+      "org_members",
+    ]) {
       await sql`delete from ${sql.table(`public.${table}`)} where org_id = ${orgId || null}`.execute(trx);
     }
     await sql`delete from public.organizations where id = ${orgId || null}`.execute(trx);

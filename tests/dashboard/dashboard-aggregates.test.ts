@@ -135,8 +135,7 @@ describeEachDatabase("dashboard aggregates", (target) => {
     expect(d.queues.drafts_to_sign?.count).toBe(1);
     expect(d.queues.failed_transcriptions?.count).toBe(1);
     expect(d.queues.invitations_pending).toBe(1);
-    expect(d.queues.coding_open).toBe(0);
-    expect(d.coding_available).toBe(false);
+    expect(d.queues.coding_open?.count).toBe(0);
     expect(d.plan).toEqual({
       plan: "trial",
       trial_days_left: 3,
@@ -199,9 +198,7 @@ describeEachDatabase("dashboard aggregates", (target) => {
     ]);
     // The route reads the real clock, by which the planted invitation (April 2024) has expired.
     expect(ok.body.queues).toEqual({ drafts_to_sign: 1, coding_open: 0, failed_transcriptions: 1, invitations_pending: 0 });
-    expect(Object.keys(ok.body)).toEqual(
-      expect.arrayContaining(["range", "today", "queues", "series", "medians", "plan", "coding_available"]),
-    );
+    expect(Object.keys(ok.body)).toEqual(expect.arrayContaining(["range", "today", "queues", "series", "medians", "plan"]));
     for (const bad of [
       "?from=2024-03-31&to=2024-03-30",
       "?from=2023-01-01&to=2024-03-31",
@@ -247,8 +244,15 @@ describeEachDatabase("dashboard aggregates", (target) => {
     const total = (d.series ?? []).reduce((n, day) => n + day.visits, 0);
     expect(total).toBe(made.visits);
     expect((d.per_clinician ?? []).reduce((n, c) => n + c.visits, 0)).toBe(made.visits);
+    // Coding cases: each coded one counts once, on its day, and per clinician.
+    expect(made.codingCases).toBeGreaterThan(0);
+    const { rows: coded } = await sql<{ n: number }>`
+      select count(*)::int as n from public.coding_cases where org_id = ${orgId} and coded_at is not null`.execute(db.kysely);
+    expect(coded[0]?.n).toBeGreaterThan(0);
+    expect((d.series ?? []).reduce((n, day) => n + day.coding_coded, 0)).toBe(coded[0]?.n);
+    expect((d.per_clinician ?? []).reduce((n, c) => n + c.coding_coded, 0)).toBe(coded[0]?.n);
     const csv = dashboardCsv(d, "series").trim().split("\r\n");
-    expect(csv[0]).toBe("date,visits,recorded_minutes,notes_signed");
+    expect(csv[0]).toBe("date,visits,recorded_minutes,notes_signed,coding_coded,coding_exported");
     expect(csv.slice(1).reduce((n, line) => n + Number(line.split(",")[1]), 0)).toBe(made.visits);
   });
 });

@@ -79,6 +79,9 @@ describeEachDatabase("dashboard quality", (target) => {
       ["2024-03-18", 0],
       ["2024-03-25", 4],
     ]);
+    // A week without a signed section has no mean (it read 100 %: LEAST ignores NULLs).
+    expect(q.trend[0]?.mean_edit_ratio).toBeNull();
+    expect(q.trend[1]?.mean_edit_ratio).not.toBeNull();
   });
 
   it("a clinician sees only their own notes whatever they ask; staff are refused; the export has no text", async () => {

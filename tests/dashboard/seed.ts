@@ -61,3 +61,37 @@ export async function plantVisit(db: Database, orgId: string, patientId: string,
   }
   return visitId;
 }
+
+export interface PlantedCodingCase {
+  status: "open" | "coded" | "exported";
+  createdAt: string;
+  codedAt?: string;
+  exportedAt?: string;
+  reopenedAt?: string;
+  /** Lines: engine suggestions (accepted, edited to another code, rejected with a reason) or added by hand. */
+  lines?: { state: "suggested" | "accepted" | "rejected"; origin?: "engine" | "manual"; editedFrom?: string; reason?: string }[];
+}
+
+/** A coding case (issue 13) on a visit's latest note, with its lines, at chosen instants. */
+export async function plantCodingCase(db: Database, orgId: string, visitId: string, c: PlantedCodingCase): Promise<string> {
+  const { rows } = await sql<{ id: string }>`
+    insert into public.coding_cases (org_id, visit_id, note_id, patient_id, status, engine, created_at, updated_at,
+                                     coded_at, exported_at, reopened_at)
+    select n.org_id, n.visit_id, n.id, n.patient_id, ${c.status}, 'test', ${c.createdAt}::timestamptz,
+      ${c.createdAt}::timestamptz, ${c.codedAt ?? null}::timestamptz, ${c.exportedAt ?? null}::timestamptz,
+      ${c.reopenedAt ?? null}::timestamptz
+    from public.notes n where n.org_id = ${orgId} and n.visit_id = ${visitId}
+    order by n.created_at desc limit 1
+    returning id`.execute(db.kysely);
+  const caseId = rows[0]?.id;
+  if (!caseId) throw new Error("coding case not created: the visit has no note");
+  const codes = ["J06.9", "I10", "E11.9", "M54.5", "K21.9", "F41.1"];
+  for (const [i, line] of (c.lines ?? []).entries()) {
+    await sql`
+      insert into public.coding_lines (org_id, case_id, position, kind, system, code, description, state, origin,
+                                       suggested_code, reject_reason)
+      values (${orgId}, ${caseId}, ${i}, 'diagnosis', 'icd10cm', ${codes[i]}, 'Test diagnosis', ${line.state},
+              ${line.origin ?? "engine"}, ${line.editedFrom ?? null}, ${line.reason ?? null})`.execute(db.kysely);
+  }
+  return caseId;
+}

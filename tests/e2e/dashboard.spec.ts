@@ -10,7 +10,8 @@ test("dashboard: today, range change and CSV in French at 360 px; Spanish withou
   browser,
   baseURL,
 }) => {
-  test.setTimeout(60_000);
+  // Generous: the machine the suite runs on may be shared; every wait below still has its own limit.
+  test.setTimeout(120_000);
   const errors = collectPageErrors(page);
   await signUpAndConfirm(page, uniqueEmail("dashboard"));
   const patient = await page.request.post("/api/patients", { data: { display_name: "Patient Tableau" } });
@@ -44,7 +45,7 @@ test("dashboard: today, range change and CSV in French at 360 px; Spanish withou
   // Range: the last 7 days; the visits chart's table has one row a day, today's with 2 visits.
   await page.getByTestId("range-select").selectOption("7");
   await page.getByRole("button", { name: t("fr", "dashboard", "filters.apply") }).click();
-  await expect(page).toHaveURL(/range=7/);
+  await expect(page).toHaveURL(/range=7/, { timeout: 20_000 });
   const visitsChart = page.getByTestId("chart-visits");
   await expect(visitsChart.locator("svg rect")).toHaveCount(14);
   await visitsChart.getByText(t("fr", "dashboard", "figures.showTable")).click();
@@ -61,9 +62,9 @@ test("dashboard: today, range change and CSV in French at 360 px; Spanish withou
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("csv-series").click()]);
   const csv = await (await download.createReadStream()).toArray();
   const lines = Buffer.concat(csv).toString("utf8").trim().split(/\r\n/);
-  expect(lines[0]).toBe("date,visits,recorded_minutes,notes_signed");
+  expect(lines[0]).toBe("date,visits,recorded_minutes,notes_signed,coding_coded,coding_exported");
   expect(lines).toHaveLength(8);
-  expect(lines.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2},2,0,0$/);
+  expect(lines.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2},2,0,0,0,0$/);
   expect(errors).toEqual([]);
 
   // Spanish, no JavaScript: the same figures, server-rendered.

@@ -3,9 +3,9 @@ import { useTranslation } from "react-i18next";
 import { StatusBadge, type Tone } from "#app/components/ui/badge.tsx";
 import type { CodingLineView, LineOperation } from "#app/services/coding/cases/types.ts";
 import type { Suggestion } from "#app/services/coding/model.ts";
+import { CODING_REJECT_REASONS as REASONS } from "#app/services/coding/reject-reasons.ts";
 
 const TONE: Record<CodingLineView["state"], Tone> = { suggested: "info", accepted: "success", rejected: "neutral" };
-const REASONS = ["not_documented", "not_addressed", "wrong_code", "duplicate", "other"] as const;
 
 /** One code of the case: its state, evidence button, rationale and flags, and the coder's actions. */
 export function CodingLine({

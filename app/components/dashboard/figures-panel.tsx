@@ -56,6 +56,27 @@ export function FiguresPanel({ data, csvQuery }: { data: DashboardData; csvQuery
           ]}
         />
         <BarChart
+          title={t("figures.codingChart")}
+          dates={dates}
+          locale={locale}
+          format={(v) => number.format(v)}
+          testId="chart-coding"
+          series={[
+            {
+              key: "coded",
+              label: t("figures.codedSeries"),
+              color: CHART_COLORS.purple,
+              values: series.map((d) => d.coding_coded),
+            },
+            {
+              key: "exported",
+              label: t("figures.exportedSeries"),
+              color: CHART_COLORS.blue,
+              values: series.map((d) => d.coding_exported),
+            },
+          ]}
+        />
+        <BarChart
           title={t("figures.minutes")}
           dates={dates}
           locale={locale}
@@ -93,6 +114,12 @@ export function FiguresPanel({ data, csvQuery }: { data: DashboardData; csvQuery
                       {t("figures.notesSeries")}
                     </th>
                   ) : null}
+                  <th scope="col" data-align="end">
+                    {t("figures.codedSeries")}
+                  </th>
+                  <th scope="col" data-align="end">
+                    {t("figures.exportedSeries")}
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -104,6 +131,8 @@ export function FiguresPanel({ data, csvQuery }: { data: DashboardData; csvQuery
                     <td data-align="end">{c.visits}</td>
                     <td data-align="end">{number.format(c.recorded_minutes)}</td>
                     {data.visible.notes ? <td data-align="end">{c.notes_signed ?? 0}</td> : null}
+                    <td data-align="end">{c.coding_coded}</td>
+                    <td data-align="end">{c.coding_exported}</td>
                   </tr>
                 ))}
               </tbody>

@@ -4,6 +4,7 @@ import { useLocale } from "#app/i18n/use-locale.ts";
 import type { QualityPage } from "#app/services/dashboard/quality-report.server.ts";
 import { BarChart } from "./bar-chart.tsx";
 import { CHART_COLORS } from "./palette.ts";
+import { QualityCoding } from "./quality-coding.tsx";
 import { wordDiff } from "./word-diff.ts";
 
 /**
@@ -120,6 +121,7 @@ export function QualityPanel({ quality, exportQuery }: { quality: QualityPage; e
           );
         })}
       </ol>
+      <QualityCoding coding={quality.coding} reasons={quality.reject_reasons} />
     </Section>
   );
 }

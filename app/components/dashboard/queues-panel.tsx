@@ -5,7 +5,10 @@ import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { DashboardData } from "#app/services/dashboard/dashboard.server.ts";
 import { formatDuration } from "./duration.ts";
 
-/** What waits for someone: drafts to sign (oldest first, with their age), failed transcriptions, invitations. */
+/**
+ * What waits for someone: drafts to sign and coding cases open (oldest first, with their age), failed
+ * transcriptions, invitations.
+ */
 export function QueuesPanel({ queues, now }: { queues: DashboardData["queues"]; now: string }) {
   const { t } = useTranslation("dashboard");
   const to = useLocalizedPath();
@@ -24,6 +27,23 @@ export function QueuesPanel({ queues, now }: { queues: DashboardData["queues"]; 
                 <li key={d.note_id}>
                   <Link to={`${to("/coding")}?id=${d.note_id}`}>{d.patient_name}</Link>
                   <span className="dash-meta">{t("queues.age", { age: age(d.since) })}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {queues.coding_open ? (
+          <div data-queue="coding">
+            <h3>
+              {t("queues.coding")} <span className="dash-count">{queues.coding_open.count}</span>
+            </h3>
+            {queues.coding_open.count === 0 ? <p>{t("queues.codingEmpty")}</p> : null}
+            <ul className="dash-list">
+              {queues.coding_open.oldest.map((c) => (
+                <li key={c.case_id}>
+                  {/* A coding case is worked on beside its note, in the note editor (issue 13). */}
+                  <Link to={`${to("/coding")}?id=${c.note_id}`}>{c.patient_name}</Link>
+                  <span className="dash-meta">{t("queues.age", { age: age(c.since) })}</span>
                 </li>
               ))}
             </ul>
@@ -55,10 +75,6 @@ export function QueuesPanel({ queues, now }: { queues: DashboardData["queues"]; 
             <Link to={to("/settings/invitations")}>{t("queues.invitationsLink")}</Link>
           </div>
         ) : null}
-        <div data-queue="coding">
-          <h3>{t("queues.coding")}</h3>
-          <p className="dash-note">{t("queues.codingPending")}</p>
-        </div>
       </div>
     </Section>
   );

@@ -13,6 +13,7 @@ const TONES: Record<TodayStatus, Tone> = {
   ready_for_note: "warning",
   draft_to_sign: "warning",
   signed: "success",
+  coded: "success",
   failed: "danger",
 };
 
@@ -43,7 +44,6 @@ export function TodayPanel({
         ))}
       </dl>
       {notes ? null : <p className="dash-note">{t("today.notesHidden")}</p>}
-      <p className="dash-note">{t("today.codedPending")}</p>
       {today.visits.length === 0 ? (
         <p>{t("today.empty")}</p>
       ) : (

@@ -18,7 +18,10 @@ export interface ActivityOptions {
   now: Date;
 }
 
-export async function generateActivity(db: Database, o: ActivityOptions): Promise<{ visits: number; notes: number }> {
+export async function generateActivity(
+  db: Database,
+  o: ActivityOptions,
+): Promise<{ visits: number; notes: number; codingCases: number }> {
   const clinicians = `{${o.clinicians.join(",")}}`;
   await sql`
     insert into public.patients (org_id, display_name, external_id)
@@ -69,7 +72,70 @@ export async function generateActivity(db: Database, o: ActivityOptions): Promis
       returning id
     )
     select count(*)::int as n from ins`.execute(db.kysely);
-  return { visits: visits[0]?.n ?? 0, notes: notes[0]?.n ?? 0 };
+  const codingCases = await generateCoding(db, o);
+  return { visits: visits[0]?.n ?? 0, notes: notes[0]?.n ?? 0, codingCases };
+}
+
+// Codes of the generated cases: common ICD-10-CM diagnoses, no licensed code set needed.
+const DEMO_CODES = ["J06.9", "I10", "E11.9", "M54.5", "K21.9", "F41.1", "N39.0"];
+// The coding page's reason codes (app/services/coding/reject-reasons.ts).
+const DEMO_REJECT_REASONS = ["not_documented", "not_addressed", "wrong_code"];
+
+/**
+ * A coding case (issue 13) for each generated signed note: the last days' partly open, the rest
+ * coded, most of those exported. Two engine suggestions each, decided like a coder would: mostly
+ * accepted, some edited, some rejected with a reason — the coding quality telemetry's input.
+ */
+async function generateCoding(db: Database, o: ActivityOptions): Promise<number> {
+  const now = o.now.toISOString();
+  const { rows } = await sql<{ n: number }>`
+    with src as (
+      select n.id as note_id, n.visit_id, n.patient_id, n.signed_at, n.signed_by, abs(hashtext('c' || n.id::text)) as h
+      from public.notes n
+      where n.org_id = ${o.orgId}::uuid and n.status = 'signed' and n.template_id = 'builtin:soap' and n.signed_at is not null
+        and not exists (select 1 from public.coding_cases c where c.org_id = n.org_id and c.visit_id = n.visit_id)
+    ), decided as (
+      select src.*,
+        case when signed_at > ${now}::timestamptz - interval '3 days' and h % 3 = 0 then 'open'
+             when h % 4 = 0 then 'coded' else 'exported' end as status,
+        least(signed_at + make_interval(secs => 600 + h % 7200), ${now}::timestamptz) as coded_at
+      from src
+    ), ins as (
+      insert into public.coding_cases (org_id, visit_id, note_id, patient_id, status, engine, note_version, created_by,
+                                       created_at, updated_at, coded_at, coded_by, exported_at, exported_by)
+      select ${o.orgId}::uuid, visit_id, note_id, patient_id, status, 'demo', 1, signed_by,
+        signed_at, signed_at,
+        case when status <> 'open' then coded_at end, case when status <> 'open' then signed_by end,
+        case when status = 'exported' then least(coded_at + make_interval(secs => 3600 + h % 86400), ${now}::timestamptz) end,
+        case when status = 'exported' then signed_by end
+      from decided
+      returning id, status
+    )
+    select count(*)::int as n from ins`.execute(db.kysely);
+  await sql`analyze public.coding_cases`.execute(db.kysely);
+  const codes = `{${DEMO_CODES.join(",")}}`;
+  const reasons = `{${DEMO_REJECT_REASONS.map((r) => `"${r}"`).join(",")}}`;
+  await sql`
+    with c as (
+      select c.id, c.status, c.coded_at, c.coded_by, abs(hashtext('l' || c.id::text)) as h
+      from public.coding_cases c
+      where c.org_id = ${o.orgId}::uuid and c.engine = 'demo'
+        and not exists (select 1 from public.coding_lines l where l.org_id = c.org_id and l.case_id = c.id)
+    ), lines as (
+      select c.*, pos, (${codes}::text[])[1 + (h + pos) % ${DEMO_CODES.length}::int] as code,
+        case when c.status = 'open' then 'suggested'
+             when pos = 1 and h % 5 = 0 then 'rejected' else 'accepted' end as state
+      from c cross join generate_series(0, 1) pos
+    )
+    insert into public.coding_lines (org_id, case_id, position, kind, system, code, description, state, origin,
+                                     suggested_code, reject_reason, confidence, decided_by, decided_at)
+    select ${o.orgId}::uuid, id, pos, 'diagnosis', 'icd10cm', code, 'Demo diagnosis ' || code, state, 'engine',
+      case when state = 'accepted' and pos = 0 and h % 7 = 0 then 'R69' end,
+      case when state = 'rejected' then (${reasons}::text[])[1 + (h / 5) % ${DEMO_REJECT_REASONS.length}::int] end,
+      0.5 + (h % 50) / 100.0,
+      case when state <> 'suggested' then coded_by end, case when state <> 'suggested' then coded_at end
+    from lines`.execute(db.kysely);
+  return rows[0]?.n ?? 0;
 }
 
 /** Four weeks of demo activity in the demo practice, spread over its clinician and owner. Once. */
@@ -101,7 +167,7 @@ export function activitySeeder(now = () => new Date()): Seeder {
         patients: 40,
         now: now(),
       });
-      return `${made.visits} generated visits and ${made.notes} notes over 28 days`;
+      return `${made.visits} generated visits, ${made.notes} notes and ${made.codingCases} coding cases over 28 days`;
     },
   };
 }

@@ -6,8 +6,9 @@ import { TODAY_STATUSES, type TodayStatus } from "./stages.ts";
 export { TODAY_STATUSES, type TodayStatus };
 
 // The dashboard's figures, each one SQL statement under the actor's row-level security (issue 16).
-// Days arrive as [start, end) instants cut in the organisation's zone (range.ts), joined as a
-// VALUES list, so each day is an index range scan (migration 0021) and DST days are 23/25 hours.
+// The range arrives as [start, end) instants cut in the organisation's zone (range.ts); events are
+// bucketed into that zone's days by PostgreSQL, so DST days are 23/25 hours (migrations 0021, 0028
+// hold the indexes).
 
 export interface Scope {
   orgId: string;
@@ -20,14 +21,8 @@ export interface Scope {
 const clinicianFilter = (alias: string, scope: Scope): RawBuilder<unknown> =>
   scope.clinicianId ? sql`and ${sql.ref(`${alias}.clinician_id`)} = ${scope.clinicianId}::uuid` : sql``;
 
-function daysValues(days: DayBucket[]): RawBuilder<unknown> {
-  return sql`(values ${sql.join(
-    days.map((d) => sql`(${d.day}::date, ${d.start.toISOString()}::timestamptz, ${d.end.toISOString()}::timestamptz)`),
-  )}) as d(day, s, e)`;
-}
-
 /**
- * A visit's stage: its own status until transcribed, then its latest note's. Without note access
+ * A visit's stage: its own status until transcribed, then "coded" once its coding case is, else its latest note's. Without note access
  * a transcribed visit reads "ready for a note" (the caller says so: `notes_visible: false`).
  */
 function stageOf(scope: Scope): RawBuilder<string> {
@@ -35,10 +30,14 @@ function stageOf(scope: Scope): RawBuilder<string> {
     ? sql`(select n.status from public.notes n where n.org_id = v.org_id and n.visit_id = v.id
            order by n.created_at desc limit 1)`
     : sql`null::text`;
+  // A coded or exported coding case (issue 13) outranks the note: the visit's work is done. Every
+  // clinical role reads coding cases, so staff see "coded" too.
   return sql<string>`case
       when v.status = 'failed' then 'failed'
       when v.status in ('draft', 'recording') then 'recording'
       when v.status in ('uploaded', 'transcribing') then 'transcribing'
+      when exists (select 1 from public.coding_cases c where c.org_id = v.org_id and c.visit_id = v.id
+                     and c.status in ('coded', 'exported')) then 'coded'
       else case ${latestNote}
         when 'signed' then 'signed' when 'amended' then 'signed' when 'draft' then 'draft_to_sign'
         else 'ready_for_note' end
@@ -86,30 +85,87 @@ export interface DayFigures {
   recorded_minutes: number;
   /** Null when the actor may not read notes. */
   notes_signed: number | null;
+  /** Coding cases (issue 13) marked coded on that day, and exported on that day. */
+  coding_coded: number;
+  coding_exported: number;
 }
 
-/** Visits, recorded minutes (by the visit's day) and notes signed (by the signature's day), per day. */
-export async function seriesPerDay(trx: ActorTransaction, scope: Scope, range: DashboardRange): Promise<DayFigures[]> {
+/**
+ * Each event of the range as (clinician, day in the organisation's zone, figure, amount): visits
+ * and their minutes by the visit's day, notes by their signature's day, coding cases by the day
+ * they were coded and the day they were exported. One index range scan per source, bucketed by
+ * `at time zone` (PostgreSQL's tz database: 23- and 25-hour days come out right), so a year costs
+ * one pass instead of a subquery per day and figure.
+ */
+function rangeEvents(scope: Scope, range: DashboardRange): RawBuilder<unknown> {
+  const from = range.start.toISOString();
+  const to = range.end.toISOString();
+  const day = (column: RawBuilder<unknown>) => sql`to_char(${column} at time zone ${range.timezone}, 'YYYY-MM-DD')`;
   const signed = scope.notes
-    ? sql`(select count(*) from public.notes n join public.visits v on v.org_id = n.org_id and v.id = n.visit_id
-           where n.org_id = ${scope.orgId} and n.signed_at >= d.s and n.signed_at < d.e ${clinicianFilter("v", scope)})::int`
-    : sql`null::int`;
-  const { rows } = await sql<{ date: string; visits: number; ms: string | number; notes_signed: number | null }>`
-    select to_char(d.day, 'YYYY-MM-DD') as date,
-      (select count(*) from public.visits v
-        where v.org_id = ${scope.orgId} and v.created_at >= d.s and v.created_at < d.e ${clinicianFilter("v", scope)})::int as visits,
-      (select coalesce(sum(v.audio_duration_ms), 0) from public.visits v
-        where v.org_id = ${scope.orgId} and v.created_at >= d.s and v.created_at < d.e ${clinicianFilter("v", scope)})::float8 as ms,
-      ${signed} as notes_signed
-    from ${daysValues(range.days)}
-    order by d.day`.execute(trx);
-  return rows.map((r) => ({
-    date: r.date,
-    visits: r.visits,
-    // Tenths of a minute: a chart reads minutes, a short visit still shows.
-    recorded_minutes: Math.round(Number(r.ms) / 6000) / 10,
-    notes_signed: r.notes_signed,
-  }));
+    ? sql`union all
+      select v.clinician_id, ${day(sql`n.signed_at`)}, 0, 0::float8, 1, 0, 0
+      from public.notes n join public.visits v on v.org_id = n.org_id and v.id = n.visit_id
+      where n.org_id = ${scope.orgId} and n.signed_at >= ${from}::timestamptz and n.signed_at < ${to}::timestamptz
+        ${clinicianFilter("v", scope)}`
+    : sql``;
+  const coding = (column: "coded_at" | "exported_at", coded: number, exported: number) => sql`union all
+      select v.clinician_id, ${day(sql.ref(`c.${column}`))}, 0, 0::float8, 0, ${sql.lit(coded)}, ${sql.lit(exported)}
+      from public.coding_cases c join public.visits v on v.org_id = c.org_id and v.id = c.visit_id
+      where c.org_id = ${scope.orgId} and ${sql.ref(`c.${column}`)} >= ${from}::timestamptz
+        and ${sql.ref(`c.${column}`)} < ${to}::timestamptz ${clinicianFilter("v", scope)}`;
+  return sql`
+    select v.clinician_id, ${day(sql`v.created_at`)} as day, 1 as visits, coalesce(v.audio_duration_ms, 0)::float8 as ms,
+      0 as signed, 0 as coded, 0 as exported
+    from public.visits v
+    where v.org_id = ${scope.orgId} and v.created_at >= ${from}::timestamptz and v.created_at < ${to}::timestamptz
+      ${clinicianFilter("v", scope)}
+    ${signed}
+    ${coding("coded_at", 1, 0)}
+    ${coding("exported_at", 0, 1)}`;
+}
+
+interface Totals {
+  visits: number;
+  ms: string | number;
+  signed: number;
+  coded: number;
+  exported: number;
+}
+
+// Tenths of a minute: a chart reads minutes, a short visit still shows.
+const minutes = (ms: string | number) => Math.round(Number(ms) / 6000) / 10;
+
+export interface RangeFigures {
+  series: DayFigures[];
+  per_clinician: ClinicianFigures[];
+}
+
+/**
+ * Per day of the range (every day present) and per clinician (visits without a clinician under
+ * null, busiest first): visits, recorded minutes, notes signed, coding cases coded and exported.
+ * One pass over the events, two groupings.
+ */
+export async function rangeFigures(trx: ActorTransaction, scope: Scope, range: DashboardRange): Promise<RangeFigures> {
+  const { rows } = await sql<Totals & { day: string | null; clinician_id: string | null; by_day: boolean }>`
+    select day, clinician_id, grouping(clinician_id) = 1 as by_day, sum(visits)::int as visits, sum(ms)::float8 as ms,
+      sum(signed)::int as signed, sum(coded)::int as coded, sum(exported)::int as exported
+    from (${rangeEvents(scope, range)}) e
+    group by grouping sets ((day), (clinician_id))`.execute(trx);
+  const figures = (r: Totals | undefined) => ({
+    visits: r?.visits ?? 0,
+    recorded_minutes: minutes(r?.ms ?? 0),
+    notes_signed: scope.notes ? (r?.signed ?? 0) : null,
+    coding_coded: r?.coded ?? 0,
+    coding_exported: r?.exported ?? 0,
+  });
+  const byDay = new Map(rows.filter((r) => r.by_day).map((r) => [r.day, r]));
+  return {
+    series: range.days.map(({ day }) => ({ date: day, ...figures(byDay.get(day)) })),
+    per_clinician: rows
+      .filter((r) => !r.by_day)
+      .sort((x, y) => y.visits - x.visits || (x.clinician_id ?? "").localeCompare(y.clinician_id ?? ""))
+      .map((r) => ({ clinician_id: r.clinician_id, ...figures(r) })),
+  };
 }
 
 export interface Medians {
@@ -139,42 +195,11 @@ export async function medians(trx: ActorTransaction, scope: Scope, range: Dashbo
   return { stop_to_draft_s: round(rows[0]?.a), draft_to_signed_s: round(rows[0]?.b) };
 }
 
-// FULL JOIN needs an equality: visits without a clinician meet under this key.
-const NO_ONE = sql`'00000000-0000-0000-0000-000000000000'::uuid`;
-
 export interface ClinicianFigures {
   clinician_id: string | null;
   visits: number;
   recorded_minutes: number;
   notes_signed: number | null;
-}
-
-/** The range's totals per clinician (visits without a clinician under null). */
-export async function perClinician(trx: ActorTransaction, scope: Scope, range: DashboardRange): Promise<ClinicianFigures[]> {
-  const sig = scope.notes
-    ? sql`select v.clinician_id, count(*)::int as notes_signed
-          from public.notes n join public.visits v on v.org_id = n.org_id and v.id = n.visit_id
-          where n.org_id = ${scope.orgId} and n.signed_at >= ${range.start.toISOString()}::timestamptz
-            and n.signed_at < ${range.end.toISOString()}::timestamptz ${clinicianFilter("v", scope)}
-          group by v.clinician_id`
-    : sql`select null::uuid as clinician_id, 0 as notes_signed where false`;
-  // Visits by their own day, notes by their signature's day: two sums, one pass each.
-  const { rows } = await sql<{ clinician_id: string | null; visits: number; ms: string | number; notes_signed: number | null }>`
-    with vis as (
-      select v.clinician_id, count(*)::int as visits, coalesce(sum(v.audio_duration_ms), 0)::float8 as ms
-      from public.visits v
-      where v.org_id = ${scope.orgId} and v.created_at >= ${range.start.toISOString()}::timestamptz
-        and v.created_at < ${range.end.toISOString()}::timestamptz ${clinicianFilter("v", scope)}
-      group by v.clinician_id
-    ), sig as (${sig})
-    select coalesce(vis.clinician_id, sig.clinician_id) as clinician_id, coalesce(vis.visits, 0) as visits,
-      coalesce(vis.ms, 0) as ms, ${scope.notes ? sql`coalesce(sig.notes_signed, 0)` : sql`null::int`} as notes_signed
-    from vis full join sig on coalesce(vis.clinician_id, ${NO_ONE}) = coalesce(sig.clinician_id, ${NO_ONE})
-    order by 2 desc`.execute(trx);
-  return rows.map((r) => ({
-    clinician_id: r.clinician_id,
-    visits: r.visits,
-    recorded_minutes: Math.round(Number(r.ms) / 6000) / 10,
-    notes_signed: r.notes_signed,
-  }));
+  coding_coded: number;
+  coding_exported: number;
 }

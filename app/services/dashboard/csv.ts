@@ -22,20 +22,29 @@ const lines = (rows: (string | number | null)[][]) => `${rows.map((r) => r.map(c
 export function dashboardCsv(data: DashboardData, figure: CsvFigure): string {
   if (figure === "series") {
     return lines([
-      ["date", "visits", "recorded_minutes", "notes_signed"],
-      ...(data.series ?? []).map((d) => [d.date, d.visits, d.recorded_minutes, d.notes_signed]),
+      ["date", "visits", "recorded_minutes", "notes_signed", "coding_coded", "coding_exported"],
+      ...(data.series ?? []).map((d) => [
+        d.date,
+        d.visits,
+        d.recorded_minutes,
+        d.notes_signed,
+        d.coding_coded,
+        d.coding_exported,
+      ]),
     ]);
   }
   if (figure === "per_clinician") {
     const names = new Map(data.clinicians.map((c) => [c.id, c.label]));
     return lines([
-      ["clinician_id", "clinician", "visits", "recorded_minutes", "notes_signed"],
+      ["clinician_id", "clinician", "visits", "recorded_minutes", "notes_signed", "coding_coded", "coding_exported"],
       ...(data.per_clinician ?? []).map((c) => [
         c.clinician_id,
         c.clinician_id ? (names.get(c.clinician_id) ?? null) : null,
         c.visits,
         c.recorded_minutes,
         c.notes_signed,
+        c.coding_coded,
+        c.coding_exported,
       ]),
     ]);
   }
@@ -45,12 +54,11 @@ export function dashboardCsv(data: DashboardData, figure: CsvFigure): string {
     ["range.from", data.range.from],
     ["range.to", data.range.to],
     ["range.timezone", data.range.timezone],
-    ["coding_available", String(data.coding_available)],
     ...today,
     ["queues.drafts_to_sign", data.queues.drafts_to_sign?.count ?? null],
     ["queues.failed_transcriptions", data.queues.failed_transcriptions?.count ?? null],
     ["queues.invitations_pending", data.queues.invitations_pending],
-    ["queues.coding_open", data.queues.coding_open],
+    ["queues.coding_open", data.queues.coding_open?.count ?? null],
     ["medians.stop_to_draft_s", data.medians.stop_to_draft_s],
     ["medians.draft_to_signed_s", data.medians.draft_to_signed_s],
     ...Object.entries(data.plan).map(([k, v]) => [`plan.${k}`, v]),

@@ -11,9 +11,8 @@ import {
   type DayFigures,
   type Medians,
   medians,
-  perClinician,
+  rangeFigures,
   type Scope,
-  seriesPerDay,
   type TodayStatus,
   type TodayVisit,
   todayByStatus,
@@ -27,7 +26,8 @@ import { type DashboardRangeQuery, resolveDays } from "./schema.ts";
 // row-level security. Role rules (docs/permissions.md "Dashboard"): a clinician sees their own
 // visits by default, owners and staff the practice's, each may pick a clinician or the practice;
 // notes figures need note access (owners, clinicians); admins, who see no clinical data, get the
-// plan and the pending invitations only.
+// plan and the pending invitations only. Coding figures (issue 13's cases) follow the visits'
+// rule: every clinical role reads coding cases, so owners, clinicians and staff see them.
 
 export const CLINICAL_ROLES: readonly OrgRole[] = ["owner", "clinician", "staff"];
 export const NOTE_READER_ROLES: readonly OrgRole[] = ["owner", "clinician"];
@@ -54,10 +54,8 @@ export interface DashboardData {
   clinician_id: string | null;
   clinicians: ClinicianOption[];
   visible: { clinical: boolean; notes: boolean; invitations: boolean };
-  /** Coding cases (issue 13) are not on this branch yet: coded/open counts are 0 and flagged so. */
-  coding_available: false;
-  today: { date: string; by_status: Record<TodayStatus, number> & { coded: number }; visits: TodayVisit[] } | null;
-  queues: Queues & { coding_open: number };
+  today: { date: string; by_status: Record<TodayStatus, number>; visits: TodayVisit[] } | null;
+  queues: Queues;
   series: DayFigures[] | null;
   medians: Medians;
   per_clinician: ClinicianFigures[] | null;
@@ -110,8 +108,7 @@ export async function loadDashboardData(
         .filter((m) => m.role !== "admin")
         .map((m) => ({ id: m.user_id, label: m.full_name ?? m.email ?? m.user_id.slice(0, 8) })),
       visible,
-      coding_available: false as const,
-      queues: { ...queue, coding_open: 0 },
+      queues: queue,
       plan,
     };
     if (!visible.clinical) {
@@ -123,16 +120,16 @@ export async function loadDashboardData(
         per_clinician: null,
       };
     }
+    const figures = await rangeFigures(trx, scope, range);
     return {
       ...base,
       today: {
         date: todayDay,
-        by_status: { ...(await todayByStatus(trx, scope, today)), coded: 0 },
+        by_status: await todayByStatus(trx, scope, today),
         visits: await todayVisits(trx, scope, today),
       },
-      series: await seriesPerDay(trx, scope, range),
+      ...figures,
       medians: await medians(trx, scope, range),
-      per_clinician: await perClinician(trx, scope, range),
     };
   });
 }

@@ -1,4 +1,5 @@
 import type { OrgRole } from "#app/db/schema.ts";
+import { CODING_REJECT_REASONS, isCodingRejectReason } from "#app/services/coding/reject-reasons.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole } from "#app/services/orgs/context.server.ts";
 import { AppError } from "#app/utils/app-error.ts";
 import {
@@ -9,6 +10,7 @@ import {
   sectionExamples,
   sectionQuality,
 } from "./quality.server.ts";
+import { type CodingQuality, codingQuality, type RejectReason, rejectReasons } from "./quality-coding.server.ts";
 import { buildRange } from "./range.ts";
 import { type DashboardRangeQuery, resolveDays } from "./schema.ts";
 
@@ -22,6 +24,10 @@ export interface QualityPage extends QualityReport {
   clinician_id: string | null;
   /** The 10 most-edited sections, with the latest example of each (draft and signed text: PHI, page only). */
   examples: SectionExample[];
+  /** Coding suggestions accepted, edited, rejected (issue 13's cases coded in the range). */
+  coding: CodingQuality;
+  /** The rejections' reasons, most frequent first (the coders' words: page only). */
+  reject_reasons: RejectReason[];
 }
 
 export async function loadQuality(
@@ -48,6 +54,8 @@ export async function loadQuality(
       sections,
       trend: await qualityTrend(trx, scope, range),
       examples: args.withExamples ? await sectionExamples(trx, scope, range, top) : [],
+      coding: await codingQuality(trx, scope, range),
+      reject_reasons: await rejectReasons(trx, scope, range),
     };
   });
 }
@@ -61,5 +69,16 @@ export function qualityExport(page: QualityPage) {
     summary: page.summary,
     sections: page.sections,
     trend: page.trend,
+    // Counts only: the coding page's reason codes by name, the API's free text (the coders' own
+    // words, which may describe a patient) as one number.
+    coding: {
+      ...page.coding,
+      reject_reasons: Object.fromEntries(
+        CODING_REJECT_REASONS.map((code) => [code, page.reject_reasons.find((r) => r.reason === code)?.count ?? 0]),
+      ),
+      reject_reasons_free_text: page.reject_reasons
+        .filter((r) => !isCodingRejectReason(r.reason))
+        .reduce((n, r) => n + r.count, 0),
+    },
   };
 }

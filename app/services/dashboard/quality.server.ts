@@ -140,7 +140,9 @@ export async function qualityTrend(trx: ActorTransaction, scope: QualityScope, r
   );
   const { rows } = await sql<{ week: string; sections: number; mean: number | null }>`
     with s as (${signedSections(scope, range)})
-    select w.week, count(s.note_id)::int as sections, avg(${sql`case when s.len = 0 then 0 else least(1.0, s.distance::float8 / s.len) end`})::float8 as mean
+    -- A week without signed sections has no mean: LEAST ignores NULLs, so least(1.0, null) would read 100 %.
+    select w.week, count(s.note_id)::int as sections,
+      avg(${sql`case when s.len = 0 then 0 else least(1.0, s.distance::float8 / s.len) end`}) filter (where s.note_id is not null)::float8 as mean
     from (values ${values}) as w(week, ws, we)
     left join s on s.signed_at >= w.ws and s.signed_at < w.we
     group by w.week order by w.week`.execute(trx);

@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { Scope } from "./aggregates.server.ts";
 
-// The dashboard's work queues (issue 16): what is waiting for someone, oldest first.
+// The dashboard's work queues (issue 16): what is waiting for someone, oldest first. Each queue
+// counts all its rows (count(*) over ()) and lists the oldest `limit`.
 
 export interface DraftToSign {
   note_id: string;
@@ -20,8 +21,19 @@ export interface FailedTranscription {
   since: string;
 }
 
+export interface OpenCodingCase {
+  case_id: string;
+  note_id: string;
+  visit_id: string;
+  patient_name: string;
+  /** When the case was opened, or reopened by an amendment. */
+  since: string;
+}
+
 export interface Queues {
   drafts_to_sign: { count: number; oldest: DraftToSign[] } | null;
+  /** Coding cases (issue 13) still open; null for admins, who see no clinical data here. */
+  coding_open: { count: number; oldest: OpenCodingCase[] } | null;
   /** Null for admins, who see no clinical data. */
   failed_transcriptions: { count: number; oldest: FailedTranscription[] } | null;
   /** Null for members who may not read invitations (only owners and admins manage them). */
@@ -61,6 +73,19 @@ export async function queues(
       limit ${limit}`.execute(trx);
     failed = { count: rows[0]?.total ?? 0, oldest: rows.map(({ total: _, ...r }) => ({ ...r, since: iso(r.since) })) };
   }
+  let coding: Queues["coding_open"] = null;
+  if (scope.clinical) {
+    const { rows } = await sql<OpenCodingCase & { since: Date | string; total: number }>`
+      select c.id as case_id, c.note_id, c.visit_id, p.display_name as patient_name,
+        coalesce(c.reopened_at, c.created_at) as since, count(*) over ()::int as total
+      from public.coding_cases c
+      join public.visits v on v.org_id = c.org_id and v.id = c.visit_id
+      join public.patients p on p.org_id = c.org_id and p.id = c.patient_id
+      where c.org_id = ${scope.orgId} and c.status = 'open' ${clinician(scope)}
+      order by coalesce(c.reopened_at, c.created_at), c.id
+      limit ${limit}`.execute(trx);
+    coding = { count: rows[0]?.total ?? 0, oldest: rows.map(({ total: _, ...r }) => ({ ...r, since: iso(r.since) })) };
+  }
   let invitations: number | null = null;
   if (scope.manager) {
     const { rows } = await sql<{ n: number }>`
@@ -69,7 +94,7 @@ export async function queues(
         and expires_at > ${now.toISOString()}::timestamptz`.execute(trx);
     invitations = rows[0]?.n ?? 0;
   }
-  return { drafts_to_sign: drafts, failed_transcriptions: failed, invitations_pending: invitations };
+  return { drafts_to_sign: drafts, coding_open: coding, failed_transcriptions: failed, invitations_pending: invitations };
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
