@@ -16,6 +16,8 @@ import { built, freePort, ROOT, type ServerChild, startServerChild, until } from
 // server (fake-engines.ts) so the load is the app's own work, not a model's.
 
 const RECORDINGS = 2;
+// initdb and every migration on a first start: seconds when idle, minutes on a loaded 2-core machine.
+const READY_TIMEOUT_MS = 300_000;
 const CHUNK_BYTES = 8 * 1024;
 
 interface AckedChunk {
@@ -68,7 +70,7 @@ describe.skipIf(!built)("backup of a running server under write load", () => {
       LLM_OPENAI_BASE_URL: `${engines.url}/v1`,
       LLM_OPENAI_MODEL: "fake-model",
     };
-    const first = await startServerChild({ dataDir, port: await freePort(), env: engineEnv });
+    const first = await startServerChild({ dataDir, port: await freePort(), env: engineEnv, readyTimeoutMs: READY_TIMEOUT_MS });
     servers.push(first);
     const api = await signUpWithPractice(first.url, first.output(), "Backup Practice");
     const patient = await api.call("POST", "/api/patients", { json: { display_name: "Backup Patient" } });
@@ -158,7 +160,12 @@ describe.skipIf(!built)("backup of a running server under write load", () => {
     const restoredDir = path.join(work, "restored");
     const restore = await runScript("restore", ["--in", archive], { MURMUR_DATA_DIR: restoredDir });
     expect(restore.code, restore.out).toBe(0);
-    const second = await startServerChild({ dataDir: restoredDir, port: await freePort(), env: engineEnv });
+    const second = await startServerChild({
+      dataDir: restoredDir,
+      port: await freePort(),
+      env: engineEnv,
+      readyTimeoutMs: READY_TIMEOUT_MS,
+    });
     servers.push(second);
     const restored: ApiClient = api.at(second.url);
 
@@ -187,5 +194,5 @@ describe.skipIf(!built)("backup of a running server under write load", () => {
         `${before.notes.length} signed notes — all restored; ${ackedDuringBackup} chunks acknowledged while it ran; ` +
         `database held ${summary.heldMs} ms; archive ${summary.bytes} bytes, ${summary.files} files`,
     );
-  }, 600_000);
+  }, 1_200_000);
 });

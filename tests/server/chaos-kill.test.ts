@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -15,8 +15,11 @@ import { built, freePort, pgliteState, type ServerChild, startServerChild, until
 // has one transcript and one note — not two. The engines are the fake OpenAI-compatible server,
 // held so that the kill lands while the job is in the middle of its engine call.
 
+// initdb and every migration on a first start: seconds when idle, minutes on a loaded 2-core machine.
+const READY_TIMEOUT_MS = 300_000;
 const sha = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 const serverUrl = process.env.DATABASE_URL;
+const CHAOS_SECRET_KEY = randomBytes(32).toString("base64");
 
 async function admin(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
@@ -64,8 +67,10 @@ describe.skipIf(!built)("kill -9 of the server", () => {
           const server = await startServerChild({
             dataDir,
             port,
+            readyTimeoutMs: READY_TIMEOUT_MS,
             env: {
-              ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+              // A server PostgreSQL requires a deployment key in production (instances must share it).
+              ...(databaseUrl ? { DATABASE_URL: databaseUrl, MURMUR_SECRET_KEY: CHAOS_SECRET_KEY } : {}),
               ASR_ENGINE: "openai-compatible",
               ASR_OPENAI_BASE_URL: fake.url,
               NOTES_ENGINE: "openai-compatible",
@@ -226,7 +231,7 @@ describe.skipIf(!built)("kill -9 of the server", () => {
         expect(stop.signal === "SIGTERM" || stop.code === 0).toBe(true);
         if (engine.name === "pglite") expect(pgliteState(dataDir)).toBe("shut down");
       },
-      600_000,
+      1_200_000,
     );
   }
 });
