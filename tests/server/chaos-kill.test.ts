@@ -61,7 +61,9 @@ describe.skipIf(!built)("kill -9 of the server", () => {
           databaseUrl = u.toString();
         }
         const fake = await startFakeEngines();
-        cleanups.push(() => fake.close());
+        cleanups.push(async () => {
+          await fake.close();
+        });
         const port = await freePort();
         const start = async () => {
           const server = await startServerChild({
