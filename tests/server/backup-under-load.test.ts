@@ -70,7 +70,9 @@ describe.skipIf(!built)("backup of a running server under write load", () => {
       LLM_OPENAI_BASE_URL: `${engines.url}/v1`,
       LLM_OPENAI_MODEL: "fake-model",
     };
-    const first = await startServerChild({ dataDir, port: await freePort(), env: engineEnv, readyTimeoutMs: READY_TIMEOUT_MS });
+    // The restored server takes the same address: access tokens name their issuer (SITE_URL).
+    const port = await freePort();
+    const first = await startServerChild({ dataDir, port, env: engineEnv, readyTimeoutMs: READY_TIMEOUT_MS });
     servers.push(first);
     const api = await signUpWithPractice(first.url, first.output(), "Backup Practice");
     const patient = await api.call("POST", "/api/patients", { json: { display_name: "Backup Patient" } });
