@@ -61,6 +61,11 @@ async function main() {
   const logSink = stdoutLogSink();
   const logger = createLogger(env.LOG_LEVEL, { destination: logSink });
   const runtime = await entry.startRuntime(env, { logger });
+  // `npm run backup` asks this process for a consistent copy of its embedded database (ADR 0024).
+  const backupControl =
+    runtime.db.kind === "pglite"
+      ? await entry.startBackupControl({ db: runtime.db, dataDir: env.MURMUR_DATA_DIR, logger })
+      : null;
   await entry.initServerSentry({
     dsn: env.SENTRY_DSN,
     environment: env.SENTRY_ENVIRONMENT,
@@ -139,7 +144,10 @@ async function main() {
     logger,
     timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     stopJobs: (options) => runtime.stopJobs?.(options) ?? Promise.resolve(),
-    close: ({ jobsStopped }) => runtime.close({ waitForJobs: jobsStopped }),
+    close: async ({ jobsStopped }) => {
+      await backupControl?.close();
+      await runtime.close({ waitForJobs: jobsStopped });
+    },
     flushLogs: (ms) => logSink.flush(ms),
     droppedLogLines: () => logSink.dropped,
   });

@@ -19,6 +19,7 @@ import { reportServerError } from "#app/utils/sentry.server.ts";
 // server.ts reaches the app's runtime through the build so there is one module graph.
 export { createLoadContext } from "#app/runtime/load-context.server.ts";
 export { startRuntime } from "#app/runtime/runtime.server.ts";
+export { startBackupControl } from "#app/services/backup/control-socket.server.ts";
 export { parseEnv } from "#app/utils/env.server.ts";
 export { initServerSentry } from "#app/utils/sentry.server.ts";
 

@@ -47,6 +47,8 @@ export async function startServerChild(options: {
   dataDir: string;
   port: number;
   env?: Record<string, string>;
+  /** How long to wait for /readyz; tests that start several servers on a busy CI machine raise it. */
+  readyTimeoutMs?: number;
 }): Promise<ServerChild> {
   const url = `http://127.0.0.1:${options.port}`;
   const child = spawn(process.execPath, ["server.ts"], {
@@ -81,7 +83,7 @@ export async function startServerChild(options: {
   child.stderr?.on("data", collect);
 
   // Generous: the first start of a data folder runs initdb and every migration.
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
     try {

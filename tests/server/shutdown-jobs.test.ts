@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import fsp from "node:fs/promises";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { wavHeader } from "#app/services/speech/wav.server.ts";
 import { generatedKeys } from "#tests/e2e/server-process.ts";
+import { startFakeEngines, TRANSCRIPT, toneWav } from "./fake-engines.ts";
 import { built, freePort, pgliteState, type ServerChild, startServerChild, stoppedOnRequest, until } from "./server-child.ts";
 
 // SIGTERM while a visit is being transcribed, and again while a note is being generated: the
@@ -20,70 +19,6 @@ const GRACE_MS = SHUTDOWN_TIMEOUT_MS - Math.min(3000, Math.floor(SHUTDOWN_TIMEOU
 // Generous: the bound is the configured deadline plus room for a loaded machine, not a benchmark.
 const EXIT_BOUND_MS = SHUTDOWN_TIMEOUT_MS + 10_000;
 const PASSWORD = "Shutdown-Jobs-2026!";
-const TRANSCRIPT = "Bleeding on probing. Lower left molar.";
-
-/** One fake OpenAI-compatible server for both engines: `hold` keeps requests open until the caller goes away. */
-async function startFakeEngines() {
-  const state = {
-    asr: "answer" as "hold" | "answer",
-    chat: "answer" as "hold" | "answer",
-    asrCalls: 0,
-    chatCalls: 0,
-    abandoned: 0,
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const kind = req.url?.endsWith("/audio/transcriptions") ? "asr" : req.url?.endsWith("/chat/completions") ? "chat" : null;
-      if (!kind) {
-        res.writeHead(404).end();
-        return;
-      }
-      if (kind === "asr") state.asrCalls += 1;
-      else state.chatCalls += 1;
-      if (state[kind] === "hold") {
-        res.once("close", () => {
-          state.abandoned += 1;
-        });
-        return;
-      }
-      const body =
-        kind === "asr"
-          ? { text: TRANSCRIPT, duration: 2, segments: [{ start: 0, end: 2, text: TRANSCRIPT }] }
-          : {
-              id: "chatcmpl-fake",
-              object: "chat.completion",
-              created: 1_767_225_600,
-              model: "fake",
-              choices: [
-                { index: 0, message: { role: "assistant", content: JSON.stringify({ sentences: [] }) }, finish_reason: "stop" },
-              ],
-            };
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("no address");
-  return {
-    state,
-    url: `http://127.0.0.1:${address.port}`,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-/** Two seconds of a tone, 16 kHz mono: real audio for ffmpeg, which the server runs before the engine. */
-function toneWav(): Uint8Array<ArrayBuffer> {
-  const samples = 32_000;
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i += 1) data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 16000)), i * 2);
-  return Uint8Array.from(Buffer.concat([wavHeader(data.length, 16000), data]));
-}
-
 describe.skipIf(!built)("SIGTERM during jobs", () => {
   let dataDir = "";
   let fake: Awaited<ReturnType<typeof startFakeEngines>> | null = null;

@@ -31,7 +31,17 @@ const LIBRIVOX = "/usr/share/pocketsphinx/test/data/librivox";
 const CLIPS = ["0870", "0880", "0890"].map((n) => path.join(LIBRIVOX, `sense_and_sensibility_01_austen_64kb-${n}.wav`));
 const WORKER = path.resolve(import.meta.dirname, "fixtures/transcribe-worker.ts");
 const serverUrl = process.env.DATABASE_URL;
-const runnable = Boolean(serverUrl) && CLIPS.every((clip) => fs.existsSync(clip)) && hasCommand("pocketsphinx_continuous");
+const missing = [
+  serverUrl ? null : "DATABASE_URL (a server PostgreSQL; .ci/run creates one)",
+  CLIPS.every((clip) => fs.existsSync(clip)) ? null : "pocketsphinx-testdata (scripts/setup.sh --test)",
+  hasCommand("pocketsphinx_continuous") ? null : "pocketsphinx_continuous (scripts/setup.sh)",
+].filter(Boolean);
+const runnable = missing.length === 0;
+// A skip must be visible in CI's log, not silent: it names what the machine lacks.
+if (!runnable) console.warn(`faults-worker-kill skipped: missing ${missing.join(", ")}`);
+// Real speech on a shared 2-core CI machine: pocketsphinx decodes 15 s of audio in a few seconds
+// when idle and in minutes under load. The waits bound a hang, they are not a benchmark.
+const DECODE_WAIT_MS = 240_000;
 
 function hasCommand(name: string): boolean {
   return (process.env.PATH ?? "").split(":").some((dir) => fs.existsSync(path.join(dir, name)));
@@ -176,85 +186,95 @@ describe.skipIf(!runnable)("fault: the worker is killed mid-transcription [postg
     if (dataDir) await fsp.rm(dataDir, { recursive: true, force: true });
   }, 30_000);
 
-  it("SIGKILL while pocketsphinx runs → the job is retried and the visit gets exactly one transcript", async () => {
-    const user = await createAuthUser(db);
-    const orgId = await createOrg(db, [{ userId: user.id, role: "clinician" }]);
-    const { rows: patients } = await sql<{ id: string }>`
+  it(
+    "SIGKILL while pocketsphinx runs → the job is retried and the visit gets exactly one transcript",
+    async () => {
+      const user = await createAuthUser(db);
+      const orgId = await createOrg(db, [{ userId: user.id, role: "clinician" }]);
+      const { rows: patients } = await sql<{ id: string }>`
       insert into public.patients (org_id, display_name) values (${orgId}, 'Fault patient') returning id`.execute(db.kysely);
-    const wav = joinedWav(CLIPS);
-    const hash = sha256(wav);
-    const { rows: visits } = await sql<{ id: string }>`
+      const wav = joinedWav(CLIPS);
+      const hash = sha256(wav);
+      const { rows: visits } = await sql<{ id: string }>`
       insert into public.visits (org_id, patient_id, language, consent_at, status)
       values (${orgId}, ${patients[0]?.id}, 'en', now(), 'draft') returning id`.execute(db.kysely);
-    const visitId = visits[0]?.id ?? "";
-    const key = audioKey(orgId, visitId, hash);
-    await createLocalBlobStore(path.join(dataDir, "blobs")).put(key, wav);
-    await sql`update public.visits set status = 'uploaded', audio_source = 'file', audio_bytes = ${wav.length},
+      const visitId = visits[0]?.id ?? "";
+      const key = audioKey(orgId, visitId, hash);
+      await createLocalBlobStore(path.join(dataDir, "blobs")).put(key, wav);
+      await sql`update public.visits set status = 'uploaded', audio_source = 'file', audio_bytes = ${wav.length},
         audio_sha256 = ${hash}, audio_key = ${key}, audio_content_type = 'audio/wav', uploaded_at = now()
       where id = ${visitId}`.execute(db.kysely);
-    const { jobId } = await enqueueTranscribeVisit(db, { orgId, visitId });
-    expect(jobId).toBeTruthy();
+      const { jobId } = await enqueueTranscribeVisit(db, { orgId, visitId });
+      expect(jobId).toBeTruthy();
 
-    const env = { DATABASE_URL: url, MURMUR_DATA_DIR: dataDir, LOG_LEVEL: "silent" };
-    const first = startWorker(env);
-    workers.push(first);
-    const pgid = first.child.pid ?? 0;
-    await until("pocketsphinx to run in the first worker", () => groupProcesses(pgid, "pocketsphinx").length > 0, 30_000, first);
-    killGroup(first.child);
-    await first.exited;
-    expect(first.child.signalCode).toBe("SIGKILL");
-    expect(first.output()).toContain('"engine_started"');
-    expect(first.output()).not.toContain('"engine_finished"');
+      const env = { DATABASE_URL: url, MURMUR_DATA_DIR: dataDir, LOG_LEVEL: "silent" };
+      const first = startWorker(env);
+      workers.push(first);
+      const pgid = first.child.pid ?? 0;
+      await until(
+        "pocketsphinx to run in the first worker",
+        () => groupProcesses(pgid, "pocketsphinx").length > 0,
+        DECODE_WAIT_MS,
+        first,
+      );
+      killGroup(first.child);
+      await first.exited;
+      expect(first.child.signalCode).toBe("SIGKILL");
+      expect(first.output()).toContain('"engine_started"');
+      expect(first.output()).not.toContain('"engine_finished"');
 
-    const state = async () =>
-      (await sql<{ status: string }>`select status from public.visits where id = ${visitId}`.execute(db.kysely)).rows[0]?.status;
-    const transcripts = async () =>
-      (
-        await sql<{ text: string; version: number }>`
+      const state = async () =>
+        (await sql<{ status: string }>`select status from public.visits where id = ${visitId}`.execute(db.kysely)).rows[0]
+          ?.status;
+      const transcripts = async () =>
+        (
+          await sql<{ text: string; version: number }>`
         select text, version from public.transcriptions where visit_id = ${visitId} and source = 'engine'`.execute(db.kysely)
-      ).rows;
-    expect(await state()).toBe("transcribing");
-    expect(await transcripts()).toEqual([]);
-    const orphan = await jobs.boss.getJobById(TRANSCRIBE_VISIT_QUEUE, jobId ?? "");
-    expect(orphan?.state).toBe("active");
+        ).rows;
+      expect(await state()).toBe("transcribing");
+      expect(await transcripts()).toEqual([]);
+      const orphan = await jobs.boss.getJobById(TRANSCRIBE_VISIT_QUEUE, jobId ?? "");
+      expect(orphan?.state).toBe("active");
 
-    // What pg-boss's supervisor does once the dead worker's heartbeat lapses (30 s): fail the
-    // attempt, which schedules a retry. The back-off wait is skipped by moving start_after.
-    await jobs.boss.fail(TRANSCRIBE_VISIT_QUEUE, jobId ?? "", { reason: "worker lost" });
-    expect((await jobs.boss.getJobById(TRANSCRIBE_VISIT_QUEUE, jobId ?? ""))?.state).toBe("retry");
-    await sql`update pgboss.job set start_after = now() where id = ${jobId}`.execute(db.kysely);
+      // What pg-boss's supervisor does once the dead worker's heartbeat lapses (30 s): fail the
+      // attempt, which schedules a retry. The back-off wait is skipped by moving start_after.
+      await jobs.boss.fail(TRANSCRIBE_VISIT_QUEUE, jobId ?? "", { reason: "worker lost" });
+      expect((await jobs.boss.getJobById(TRANSCRIBE_VISIT_QUEUE, jobId ?? ""))?.state).toBe("retry");
+      await sql`update pgboss.job set start_after = now() where id = ${jobId}`.execute(db.kysely);
 
-    const second = startWorker(env);
-    workers.push(second);
-    await until("the retried job to finish", async () => (await state()) === "transcribed", 45_000, second);
-    const done = await until(
-      "the job to complete",
-      async () => {
-        const job = await jobs.boss.getJobById(TRANSCRIBE_VISIT_QUEUE, jobId ?? "");
-        return job?.state === "completed" ? job : null;
-      },
-      10_000,
-      second,
-    );
-    expect(done.retryCount).toBe(1);
-    const written = await transcripts();
-    expect(written).toHaveLength(1);
-    expect(written[0]?.version).toBe(1);
-    // Real speech: the engine heard words ("dashwood", "ill disposed", …), not silence.
-    expect(written[0]?.text.split(/\s+/).length).toBeGreaterThan(5);
-    killGroup(second.child, "SIGTERM");
-    await second.exited;
+      const second = startWorker(env);
+      workers.push(second);
+      await until("the retried job to finish", async () => (await state()) === "transcribed", DECODE_WAIT_MS, second);
+      const done = await until(
+        "the job to complete",
+        async () => {
+          const job = await jobs.boss.getJobById(TRANSCRIBE_VISIT_QUEUE, jobId ?? "");
+          return job?.state === "completed" ? job : null;
+        },
+        10_000,
+        second,
+      );
+      expect(done.retryCount).toBe(1);
+      const written = await transcripts();
+      expect(written).toHaveLength(1);
+      expect(written[0]?.version).toBe(1);
+      // Real speech: the engine heard words ("dashwood", "ill disposed", …), not silence.
+      expect(written[0]?.text.split(/\s+/).length).toBeGreaterThan(5);
+      killGroup(second.child, "SIGTERM");
+      await second.exited;
 
-    // One more delivery of the same job (a duplicate) adds nothing and never reaches the engine.
-    const store = createLocalBlobStore(path.join(dataDir, "blobs"));
-    const engineMustNotRun: TranscribePort = async () => {
-      throw new Error("the engine ran again");
-    };
-    const outcome = await handleTranscribeVisit(
-      { id: jobId ?? "", data: { orgId, visitId } },
-      { db, store, transcribe: engineMustNotRun },
-    );
-    expect(outcome).toBe("already_transcribed");
-    expect(await transcripts()).toHaveLength(1);
-  }, 90_000);
+      // One more delivery of the same job (a duplicate) adds nothing and never reaches the engine.
+      const store = createLocalBlobStore(path.join(dataDir, "blobs"));
+      const engineMustNotRun: TranscribePort = async () => {
+        throw new Error("the engine ran again");
+      };
+      const outcome = await handleTranscribeVisit(
+        { id: jobId ?? "", data: { orgId, visitId } },
+        { db, store, transcribe: engineMustNotRun },
+      );
+      expect(outcome).toBe("already_transcribed");
+      expect(await transcripts()).toHaveLength(1);
+    },
+    2 * DECODE_WAIT_MS + 60_000,
+  );
 });

@@ -13,6 +13,7 @@ import type { Logger } from "#app/utils/logger.server.ts";
 import { bossDatabase } from "./boss-database.server.ts";
 import { enqueueTranscribeVisit } from "./enqueue.server.ts";
 import { ensureQueue } from "./ensure-queue.server.ts";
+import { requeueOrphanedJobs } from "./orphaned-jobs.server.ts";
 import {
   DEAD_LETTER_POLLING_SECONDS,
   TRANSCRIBE_LIVE_QUEUE,
@@ -133,6 +134,8 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
   await ensureQueue(boss, TRANSCRIBE_VISIT_QUEUE, TRANSCRIBE_VISIT_QUEUE_OPTIONS);
   await ensureQueue(boss, TRANSCRIBE_LIVE_QUEUE, TRANSCRIBE_LIVE_QUEUE_OPTIONS);
   registerBoss(db, boss);
+  // Before any worker starts: what a killed process left `active` runs again now (PGlite only).
+  await requeueOrphanedJobs(boss, db, WORKED_QUEUES, logger);
 
   const store = options.store ?? blobStore(runtime.env);
   const running = new RunningJobs();
