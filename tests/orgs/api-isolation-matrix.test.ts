@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import * as acceptRoute from "#app/routes/resources/api-invitations-accept.ts";
 import * as orgRoute from "#app/routes/resources/api-org.ts";
+import * as auditExportRoute from "#app/routes/resources/api-org-audit-export.ts";
 import * as invitationRoute from "#app/routes/resources/api-org-invitation.ts";
 import * as resendRoute from "#app/routes/resources/api-org-invitation-resend.ts";
 import * as invitationsRoute from "#app/routes/resources/api-org-invitations.ts";
@@ -106,6 +107,15 @@ const CASES: RouteCase[] = [
     body: () => ({ plan: "Clinic" }),
     expect: ownerOnly(200),
     audit: "org.plan_changed",
+  },
+  {
+    name: "GET /api/orgs/:id/audit-log/export?format=json",
+    module: auditExportRoute,
+    method: "GET",
+    path: (w) => `${org(w)}/audit-log/export?format=json`,
+    params: (w) => ({ id: w.orgId }),
+    expect: ownerOnly(200),
+    audit: "audit.exported",
   },
   {
     name: "GET /api/orgs/:id/members",
@@ -346,6 +356,7 @@ describeEachDatabase("organisation API isolation matrix", (target) => {
       [orgsRoute, "api-orgs.ts"],
       [personalRoute, "api-orgs-personal.ts"],
       [orgRoute, "api-org.ts"],
+      [auditExportRoute, "api-org-audit-export.ts"],
       [membersRoute, "api-org-members.ts"],
       [memberRoute, "api-org-member.ts"],
       [invitationsRoute, "api-org-invitations.ts"],

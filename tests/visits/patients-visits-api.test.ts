@@ -115,6 +115,8 @@ describeEachDatabase("patients and visits API", (target) => {
     expect((await auditOf(created.body.id)).map((e) => [e.action, e.actor_id])).toEqual([
       ["visit.created", h.a.users.staff.id],
       ["visit.consent_recorded", h.a.users.staff.id],
+      // Reading a visit is audited too (issue 17): the GET above, by the owner.
+      ["visit.read", h.a.users.owner.id],
     ]);
     const byClinician = await createVisit({ patient_id: patient, language: "fr", consent: true }, "clinician");
     expect((await getVisit(byClinician.body.id)).body.clinician_id).toBe(h.a.users.clinician.id);
