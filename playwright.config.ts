@@ -23,7 +23,9 @@ export default defineConfig({
   outputDir: "test-results",
   fullyParallel: true,
   workers: 2,
-  retries: process.env.CI ? 1 : 0,
+  // One retry everywhere: CI is `npm test` on a busy 2-core runner, where a sign-up journey can miss
+  // a 5 s wait; a retried pass is still reported as "flaky" in the list and JSON output.
+  retries: 1,
   forbidOnly: !!process.env.CI,
   reporter: "list",
   timeout: 30_000,
