@@ -57,6 +57,8 @@ test("PMS banner: shown for MacPractice, dismissal remembered per organisation, 
   playwright,
   baseURL,
 }) => {
+  // A sign-up, three plan/PMS changes and six page loads: past 30 s on a busy runner.
+  test.setTimeout(60_000);
   const base = baseURL ?? "";
   await signUpAndConfirm(page, uniqueEmail("pms-banner"));
   const org = await personalOrg(page, playwright.request, base);
