@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type ActorTransaction, withActor } from "#app/db/actor.server.ts";
 import type { Database } from "#app/db/database.server.ts";
+import { personalOrgTitleArgument } from "#app/services/orgs/orgs.server.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { createAuthUser } from "#tests/setup/orgs.ts";
 
@@ -110,6 +111,34 @@ describeEachDatabase("ensure_personal_org() and create_organization()", (target)
     const user = await createAuthUser(db, { fullName });
     await withActor(db, { userId: user.id, orgId: null }, (trx) => ensureTitled(trx, template, titles));
     expect((await personalOrgsOf(user.id))[0]?.name).toBe(expected);
+  });
+
+  // Issue 11's example: Spanish genders the title from the given name ("Dr Ana Ruiz" → "de la Dra."),
+  // using the hints the app sends for Spanish only (personalOrgTitleArgument, migration 0032).
+  const ES_WITH_NAMES = personalOrgTitleArgument("es");
+  it.each([
+    ["Dr Ana Ruiz", "Consultorio de la Dra. Ana Ruiz"],
+    ["dr. Carmen Ortiz", "Consultorio de la Dra. Carmen Ortiz"],
+    ["Ana Ruiz", "Consultorio de la Dra. Ana Ruiz"],
+    ["Dr Juan Pérez", "Consultorio del Dr. Juan Pérez"],
+    ["Dr Luca Rossi", "Consultorio del Dr. Luca Rossi"],
+    ["Dra. Ana Ruiz", "Consultorio de la Dra. Ana Ruiz"],
+    ["Prof. María López", "Consultorio de la Prof.ª María López"],
+    ["Doctor José María Gil", "Consultorio del Dr. José María Gil"],
+    ["Sam Li", "Consultorio del Dr. Sam Li"],
+  ])("Spanish: %j is named %j", async (fullName, expected) => {
+    const user = await createAuthUser(db, { fullName });
+    await withActor(db, { userId: user.id, orgId: null }, (trx) => ensureTitled(trx, "Consultorio del Dr. %s", ES_WITH_NAMES));
+    expect((await personalOrgsOf(user.id))[0]?.name).toBe(expected);
+  });
+
+  it("French and English keep one form whatever the given name", async () => {
+    const fr = await createAuthUser(db, { fullName: "Dr Ana Ruiz" });
+    await withActor(db, { userId: fr.id, orgId: null }, (trx) => ensureTitled(trx, "Cabinet du Dr %s", personalOrgTitleArgument("fr")));
+    expect((await personalOrgsOf(fr.id))[0]?.name).toBe("Cabinet du Dr Ana Ruiz");
+    const en = await createAuthUser(db, { fullName: "Dr Ana Ruiz" });
+    await withActor(db, { userId: en.id, orgId: null }, (trx) => ensureTitled(trx, "Dr %s's practice", personalOrgTitleArgument("en")));
+    expect((await personalOrgsOf(en.id))[0]?.name).toBe("Dr Ana Ruiz's practice");
   });
 
   it("strips a doubled title through the one-argument form too; a professor keeps the title as typed", async () => {

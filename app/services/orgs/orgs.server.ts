@@ -7,6 +7,7 @@ import { type CodingProfile, codingProfile, isCodingProfile } from "#app/service
 import { audioRetentionDays, isRetentionDays } from "#app/services/visits/retention.ts";
 import { accentIsReadable } from "#app/utils/accent.ts";
 import { recordAudit } from "./audit.server.ts";
+import { FEMININE_GIVEN_NAMES, MASCULINE_GIVEN_NAMES_IN_A } from "./given-names.ts";
 import { asActor, checkOrgId, MANAGER_ROLES, type OrgServiceArgs, requireMemberRole, requireRole } from "./context.server.ts";
 import { orgErrors } from "./errors.server.ts";
 
@@ -81,6 +82,16 @@ export function personalOrgTitleTemplates(locale: Locale): Record<"dr" | "dr_f" 
 }
 
 /**
+ * What ensure_personal_org() receives: the title templates, and for Spanish the given-name hints that
+ * turn "Dr Ana Ruiz" into "Consultorio de la Dra. Ana Ruiz" (migration 0032, given-names.ts).
+ */
+export function personalOrgTitleArgument(locale: Locale): Record<string, unknown> {
+  const templates = personalOrgTitleTemplates(locale);
+  if (locale !== "es") return templates;
+  return { ...templates, feminine_given: FEMININE_GIVEN_NAMES, masculine_given_in_a: MASCULINE_GIVEN_NAMES_IN_A };
+}
+
+/**
  * POST /api/orgs/personal (SPEC §4 "Organisation bootstrap"): the actor's personal organisation,
  * created on first call. Idempotent and safe under concurrent calls (ensure_personal_org()).
  */
@@ -94,7 +105,7 @@ export function ensurePersonalOrg(args: OrgServiceArgs & { locale: Locale }): Pr
       .where("o.kind", "=", "personal")
       .executeTakeFirst();
     const template = personalOrgNameTemplate(args.locale);
-    const titles = JSON.stringify(personalOrgTitleTemplates(args.locale));
+    const titles = JSON.stringify(personalOrgTitleArgument(args.locale));
     const { rows } = await sql<{ id: string }>`select public.ensure_personal_org(${template}, ${titles}::jsonb) as id`.execute(
       trx,
     );
