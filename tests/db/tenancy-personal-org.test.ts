@@ -134,10 +134,14 @@ describeEachDatabase("ensure_personal_org() and create_organization()", (target)
 
   it("French and English keep one form whatever the given name", async () => {
     const fr = await createAuthUser(db, { fullName: "Dr Ana Ruiz" });
-    await withActor(db, { userId: fr.id, orgId: null }, (trx) => ensureTitled(trx, "Cabinet du Dr %s", personalOrgTitleArgument("fr")));
+    await withActor(db, { userId: fr.id, orgId: null }, (trx) =>
+      ensureTitled(trx, "Cabinet du Dr %s", personalOrgTitleArgument("fr")),
+    );
     expect((await personalOrgsOf(fr.id))[0]?.name).toBe("Cabinet du Dr Ana Ruiz");
     const en = await createAuthUser(db, { fullName: "Dr Ana Ruiz" });
-    await withActor(db, { userId: en.id, orgId: null }, (trx) => ensureTitled(trx, "Dr %s's practice", personalOrgTitleArgument("en")));
+    await withActor(db, { userId: en.id, orgId: null }, (trx) =>
+      ensureTitled(trx, "Dr %s's practice", personalOrgTitleArgument("en")),
+    );
     expect((await personalOrgsOf(en.id))[0]?.name).toBe("Dr Ana Ruiz's practice");
   });
 

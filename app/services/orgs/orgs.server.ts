@@ -7,9 +7,9 @@ import { type CodingProfile, codingProfile, isCodingProfile } from "#app/service
 import { audioRetentionDays, isRetentionDays } from "#app/services/visits/retention.ts";
 import { accentIsReadable } from "#app/utils/accent.ts";
 import { recordAudit } from "./audit.server.ts";
-import { FEMININE_GIVEN_NAMES, MASCULINE_GIVEN_NAMES_IN_A } from "./given-names.ts";
 import { asActor, checkOrgId, MANAGER_ROLES, type OrgServiceArgs, requireMemberRole, requireRole } from "./context.server.ts";
 import { orgErrors } from "./errors.server.ts";
+import { FEMININE_GIVEN_NAMES, MASCULINE_GIVEN_NAMES_IN_A } from "./given-names.ts";
 
 /** An organisation as the API lists it, with the actor's role in it. */
 export interface OrgSummary {
