@@ -40,6 +40,10 @@ process.on("SIGINT", onEarlySignal);
 
 async function main() {
   let loadBuild: () => Promise<ServerBuild>;
+  // Production hands React Router the build itself: given a function, it re-derives the route
+  // table (flattening and ranking every route of the three languages) on every request, which
+  // was a fifth of /login's CPU time under load (issue 17 profile, bench/web).
+  let productionBuild: ServerBuild | null = null;
   let viteMiddleware: express.RequestHandler | null = null;
   if (MODE === "development") {
     const vite = await import("vite");
@@ -53,6 +57,7 @@ async function main() {
     }
     const build = (await import(BUILD_PATH)) as ServerBuild;
     loadBuild = async () => build;
+    productionBuild = build;
   }
 
   const entry = (await loadBuild()).entry.module as unknown as AppEntry;
@@ -94,13 +99,16 @@ async function main() {
     );
     app.use(compression({ level: 1 }));
     // redirect: false — a folder under public/ must never turn a page's URL into "/folder/".
-    app.use(express.static("build/client", { maxAge: "1h", index: false, redirect: false }));
+    // Only a path whose last segment has a dot can be a file: pages skip the static lookup (a
+    // filesystem stat per page request otherwise).
+    const staticFiles = express.static("build/client", { maxAge: "1h", index: false, redirect: false });
+    app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? staticFiles(req, res, next) : next()));
   }
 
   app.all(
     "/{*splat}",
     createRequestHandler({
-      build: () => loadBuild(),
+      build: productionBuild ?? (() => loadBuild()),
       mode: MODE,
       getLoadContext: async (req, res) => {
         const current = (await loadBuild()).entry.module as unknown as AppEntry;
