@@ -27,6 +27,8 @@ async function createOrganisation(page: Page, name: string): Promise<void> {
 }
 
 test("sign up → personal organisation → create a second → switch → the language switch keeps it", async ({ page }) => {
+  // Sign-up, two organisations, two switches and a language change: a long journey on a busy runner.
+  test.setTimeout(60_000);
   const errors = collectPageErrors(page);
   await signUpAndConfirm(page, uniqueEmail("orgs"));
   const personalName = "Dr Ana Ruiz's practice";

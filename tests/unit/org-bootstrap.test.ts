@@ -172,6 +172,25 @@ describe("browser organisation store", () => {
     expect(b.cookies).toEqual([expect.stringMatching(/^murmur-org=a; Path=\/;/)]);
   });
 
+  it("a bootstrap overtaken by a server-resolved page or a sign-out writes nothing when it returns", async () => {
+    const list = [org("p", "personal", "owner"), org("a", "practice", "staff")];
+    const b = browser(list);
+    // Sign-in bootstrap in flight; meanwhile the invitation is accepted and the next page hydrates "a".
+    const pending = b.store.bootstrap();
+    b.store.hydrate(list[1] as (typeof list)[number], list);
+    await pending;
+    expect(b.store.getState()).toMatchObject({ status: "ready", currentOrgId: "a" });
+    expect(b.cookies.at(-1)).toMatch(/^murmur-org=a; Path=\/;/);
+    expect(b.stored.get("murmur-org")).toBe("a");
+
+    const c = browser(list);
+    const late = c.store.bootstrap();
+    c.store.clear();
+    await late;
+    expect(c.store.getState().status).toBe("idle");
+    expect(c.cookies).toEqual([]);
+  });
+
   it("retry clears id, list and roles, then bootstraps again; clear() empties it", async () => {
     const b = browser([org("p", "personal", "owner")]);
     await b.store.bootstrap();

@@ -29,6 +29,11 @@ export interface OrgStoreDeps {
 
 export function createOrgStore(deps: OrgStoreDeps) {
   let state = EMPTY;
+  // Bumped by everything that decides the organisation (a page the server resolved, a switch, sign
+  // out). A bootstrap started before one of those must not overwrite it when its fetches return
+  // late: signing in and accepting an invitation at once used to land the user back in their
+  // personal organisation, because the sign-in bootstrap wrote its cookie after the server's.
+  let generation = 0;
   const listeners = new Set<() => void>();
   const set = (next: OrgStoreState) => {
     state = next;
@@ -57,6 +62,7 @@ export function createOrgStore(deps: OrgStoreDeps) {
     /** The app layout hands over what the server resolved for this page. */
     hydrate(org: MemberOrg, orgs: MemberOrg[]) {
       if (state.status === "ready" && state.currentOrgId === org.id && state.orgs === orgs) return;
+      generation++;
       ready(orgs, org.id);
       if (deps.storage?.getItem(ORG_STORAGE_KEY) !== org.id) remember(org.id);
     },
@@ -68,6 +74,7 @@ export function createOrgStore(deps: OrgStoreDeps) {
     async bootstrap(): Promise<void> {
       if (deps.shouldSkip() || state.status === "loading") return;
       const preferred = [state.currentOrgId, deps.storage?.getItem(ORG_STORAGE_KEY) ?? null];
+      const started = ++generation;
       set({ ...state, status: "loading", error: null });
       const result = await bootstrapOrgs<MemberOrg>(
         {
@@ -79,6 +86,8 @@ export function createOrgStore(deps: OrgStoreDeps) {
         },
         preferred,
       );
+      // Overtaken while in flight: what the server or the user decided since stands.
+      if (generation !== started) return;
       if (result.status === "error") {
         set({ ...state, status: "error", error: result.code });
         return;
@@ -94,12 +103,14 @@ export function createOrgStore(deps: OrgStoreDeps) {
     /** SPEC §4: switching to the current organisation or to an empty id does nothing. Returns whether it switched. */
     switchTo(orgId: string | null | undefined): boolean {
       if (!orgId || orgId === state.currentOrgId || !state.rolesByOrg[orgId]) return false;
+      generation++;
       set({ ...state, currentOrgId: orgId });
       remember(orgId);
       return true;
     },
     /** SPEC §4 SIGNED_OUT: id, list and roles go; the stored key and cookie are cleared by the auth store. */
     clear() {
+      generation++;
       set(EMPTY);
     },
   };
