@@ -271,7 +271,7 @@ async function main(): Promise<number> {
       );
     });
     console.log("\n## Transcription jobs by instance\n\n| instance | jobs run |\n|---|---|");
-    servers.forEach((s, i) => console.log(`| ${i + 1} | ${s.count(JOB_DONE)} |`));
+    for (const [i, s] of servers.entries()) console.log(`| ${i + 1} | ${s.count(JOB_DONE)} |`);
     console.log(`| all | ${jobsDone()} of ${visits.length} |`);
     const put = samples
       .filter((s) => s.route === "PUT chunk")
