@@ -30,9 +30,14 @@ export default defineConfig({
     // to run them) until they pass.
     exclude: ["tests/server/backup-restore.test.ts", "tests/server/backup-under-load.test.ts", "**/node_modules/**"],
     environment: "node",
-    globalSetup: ["tests/setup/global-migrated-pglite.ts"],
+    globalSetup: ["tests/setup/global-migrated-pglite.ts", "tests/setup/global-postgres-workers.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default on 2 cores is one worker (cores - 1): every file waited for the one before,
+    // while most of a database file's time is spent waiting on PostgreSQL, a child server or a
+    // decoder. Two files at a time, each on its own databases (a PGlite per file, a PostgreSQL
+    // database per worker), share nothing. VITEST_MAX_WORKERS overrides it (1 = the old order).
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 2,
   },
 });
