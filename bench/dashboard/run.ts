@@ -3,6 +3,11 @@
 // (loadDashboardData) plus the patient search, recent visits and first-run checklist the page loads
 // beside them, one after the other like the loader. Server PostgreSQL with DATABASE_URL, else an
 // in-memory PGlite. Usage: node bench/dashboard/run.ts [--days 365] [--per-day 110] [--runs 60]
+//
+// One connection, so that on a server PostgreSQL running on this machine the bench can also print
+// the server CPU time per loader call (its backend's utime + stime from /proc, 10 ms ticks summed
+// over the runs): unlike the wall-clock figures it does not grow with the machine's load.
+import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
@@ -26,7 +31,7 @@ const perDay = Number(values["per-day"]);
 const runs = Number(values.runs);
 const NOW = new Date("2026-11-25T16:00:00Z");
 
-const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined });
+const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, poolSize: 1 });
 const suffix = Math.random().toString(36).slice(2, 10);
 let orgId = "";
 try {
@@ -60,6 +65,7 @@ try {
     now: NOW,
   });
   await sql`analyze`.execute(db.kysely);
+  const serverCpuMs = await backendCpu();
   console.log(
     `${db.kind}: generated ${made.visits} visits, ${made.notes} notes and ${made.codingCases} coding cases in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
@@ -73,7 +79,7 @@ try {
   ];
   console.log(`Load average (1 min): ${os.loadavg()[0]?.toFixed(2)} on ${os.cpus().length} CPUs`);
   console.log(
-    `| scenario | runs | figures p50 ms | figures p95 ms | loader p50 ms | loader p95 ms |\n| --- | --- | --- | --- | --- | --- |`,
+    `| scenario | runs | figures p50 ms | figures p95 ms | loader p50 ms | loader p95 ms | server CPU ms/loader |\n| --- | --- | --- | --- | --- | --- | --- |`,
   );
   for (const [name, userId, query] of scenarios) {
     const args = { db, actor: { userId }, orgId };
@@ -89,6 +95,7 @@ try {
     for (let i = 0; i < 5; i++) await once();
     figures.length = 0;
     const times: number[] = [];
+    const cpu0 = serverCpuMs();
     for (let i = 0; i < runs; i++) {
       t0 = performance.now();
       await once();
@@ -98,7 +105,10 @@ try {
       const sorted = [...list].sort((a, b) => a - b);
       return (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0).toFixed(1);
     };
-    console.log(`| ${name} | ${runs} | ${at(figures, 0.5)} | ${at(figures, 0.95)} | ${at(times, 0.5)} | ${at(times, 0.95)} |`);
+    const cpu = cpu0 === null ? "n/a" : (((serverCpuMs() ?? 0) - cpu0) / runs).toFixed(0);
+    console.log(
+      `| ${name} | ${runs} | ${at(figures, 0.5)} | ${at(figures, 0.95)} | ${at(times, 0.5)} | ${at(times, 0.95)} | ${cpu} |`,
+    );
   }
 } finally {
   // Signed notes refuse deletion (they are records); the bench's are not: triggers off for the clean-up.
@@ -120,4 +130,19 @@ try {
     await sql`delete from auth.users where email like ${`bench-${suffix}-%`}`.execute(trx);
   });
   await db.close();
+}
+
+/** The bench connection's server process CPU time reader, or a reader of null when it is not a local process (PGlite, a remote server). */
+async function backendCpu(): Promise<() => number | null> {
+  if (db.kind !== "postgres") return () => null;
+  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db.kysely);
+  const file = `/proc/${rows[0]?.pid}/stat`;
+  return () => {
+    try {
+      const fields = fs.readFileSync(file, "utf8").split(") ")[1]?.split(" ") ?? [];
+      return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+    } catch {
+      return null;
+    }
+  };
 }

@@ -72,6 +72,9 @@ export async function generateActivity(
       returning id
     )
     select count(*)::int as n from ins`.execute(db.kysely);
+  // Same again for the coding cases' anti-join: against notes planned as "empty", it probes the
+  // cases being inserted once per note (quadratic: minutes for a year of a 10-clinician practice).
+  await sql`analyze public.notes`.execute(db.kysely);
   const codingCases = await generateCoding(db, o);
   return { visits: visits[0]?.n ?? 0, notes: notes[0]?.n ?? 0, codingCases };
 }

@@ -6,9 +6,9 @@ import { TODAY_STATUSES, type TodayStatus } from "./stages.ts";
 export { TODAY_STATUSES, type TodayStatus };
 
 // The dashboard's figures, each one SQL statement under the actor's row-level security (issue 16).
-// The range arrives as [start, end) instants cut in the organisation's zone (range.ts); events are
-// bucketed into that zone's days by PostgreSQL, so DST days are 23/25 hours (migrations 0021, 0028
-// hold the indexes).
+// The range arrives as [start, end) instants cut in the organisation's zone (range.ts), with the
+// start of each of its days: events fall into the day whose [start, end) holds them, so DST days
+// are 23/25 hours (migrations 0021, 0028 hold the indexes).
 
 export interface Scope {
   orgId: string;
@@ -90,39 +90,8 @@ export interface DayFigures {
   coding_exported: number;
 }
 
-/**
- * Each event of the range as (clinician, day in the organisation's zone, figure, amount): visits
- * and their minutes by the visit's day, notes by their signature's day, coding cases by the day
- * they were coded and the day they were exported. One index range scan per source, bucketed by
- * `at time zone` (PostgreSQL's tz database: 23- and 25-hour days come out right), so a year costs
- * one pass instead of a subquery per day and figure.
- */
-function rangeEvents(scope: Scope, range: DashboardRange): RawBuilder<unknown> {
-  const from = range.start.toISOString();
-  const to = range.end.toISOString();
-  const day = (column: RawBuilder<unknown>) => sql`to_char(${column} at time zone ${range.timezone}, 'YYYY-MM-DD')`;
-  const signed = scope.notes
-    ? sql`union all
-      select v.clinician_id, ${day(sql`n.signed_at`)}, 0, 0::float8, 1, 0, 0
-      from public.notes n join public.visits v on v.org_id = n.org_id and v.id = n.visit_id
-      where n.org_id = ${scope.orgId} and n.signed_at >= ${from}::timestamptz and n.signed_at < ${to}::timestamptz
-        ${clinicianFilter("v", scope)}`
-    : sql``;
-  const coding = (column: "coded_at" | "exported_at", coded: number, exported: number) => sql`union all
-      select v.clinician_id, ${day(sql.ref(`c.${column}`))}, 0, 0::float8, 0, ${sql.lit(coded)}, ${sql.lit(exported)}
-      from public.coding_cases c join public.visits v on v.org_id = c.org_id and v.id = c.visit_id
-      where c.org_id = ${scope.orgId} and ${sql.ref(`c.${column}`)} >= ${from}::timestamptz
-        and ${sql.ref(`c.${column}`)} < ${to}::timestamptz ${clinicianFilter("v", scope)}`;
-  return sql`
-    select v.clinician_id, ${day(sql`v.created_at`)} as day, 1 as visits, coalesce(v.audio_duration_ms, 0)::float8 as ms,
-      0 as signed, 0 as coded, 0 as exported
-    from public.visits v
-    where v.org_id = ${scope.orgId} and v.created_at >= ${from}::timestamptz and v.created_at < ${to}::timestamptz
-      ${clinicianFilter("v", scope)}
-    ${signed}
-    ${coding("coded_at", 1, 0)}
-    ${coding("exported_at", 0, 1)}`;
-}
+/** Up to this many days, the range's notes and cases look their visit up one by one (see visitOf). */
+const PROBE_VISITS_UP_TO_DAYS = 31;
 
 interface Totals {
   visits: number;
@@ -138,19 +107,85 @@ const minutes = (ms: string | number) => Math.round(Number(ms) / 6000) / 10;
 export interface RangeFigures {
   series: DayFigures[];
   per_clinician: ClinicianFigures[];
+  medians: Medians;
 }
 
 /**
- * Per day of the range (every day present) and per clinician (visits without a clinician under
- * null, busiest first): visits, recorded minutes, notes signed, coding cases coded and exported.
- * One pass over the events, two groupings.
+ * The range's figures and medians in one statement: per day of the range (every day present) and
+ * per clinician (visits without a clinician under null, busiest first) — visits, recorded minutes,
+ * notes signed, coding cases coded and exported — and the two medians.
+ *
+ * Why it is written this way (bench/dashboard, a year of a 10-clinician practice, ≈130,000 events;
+ * ADR 0025): an event's day is the index of the day start it follows in the range's own [start, end)
+ * day starts (`width_bucket` on an array cut by range.ts in the organisation's zone, so DST days are
+ * 23/25 hours) — a binary search, where `to_char(at time zone)` per row cost three times the scan;
+ * each source is counted by (clinician, day) before the grouping sets see it; a coding case gives
+ * its coded and its exported event from one join; the notes of the range are joined to their visit
+ * once for the signed counts and both medians.
  */
 export async function rangeFigures(trx: ActorTransaction, scope: Scope, range: DashboardRange): Promise<RangeFigures> {
-  const { rows } = await sql<Totals & { day: string | null; clinician_id: string | null; by_day: boolean }>`
-    select day, clinician_id, grouping(clinician_id) = 1 as by_day, sum(visits)::int as visits, sum(ms)::float8 as ms,
-      sum(signed)::int as signed, sum(coded)::int as coded, sum(exported)::int as exported
-    from (${rangeEvents(scope, range)}) e
-    group by grouping sets ((day), (clinician_id))`.execute(trx);
+  const from = sql`${range.start.toISOString()}::timestamptz`;
+  const to = sql`${range.end.toISOString()}::timestamptz`;
+  const starts = sql`${range.days.map((d) => d.start.toISOString())}::timestamptz[]`;
+  const inRange = (column: RawBuilder<unknown>) => sql`(${column} >= ${from} and ${column} < ${to})`;
+  const bucket = (column: RawBuilder<unknown>) => sql`width_bucket(${column}, ${starts})`;
+  // The visit of each note or case of the range, for its clinician. Over a month or less, one
+  // index probe per row (`offset 0` keeps the subquery a per-row lookup); over longer ranges one
+  // hash of the organisation's visits. Row-level security's estimate (half of the visits) makes
+  // the planner hash a year of visits even for a week's 700 notes (server CPU per loader call in
+  // bench/dashboard: 7 days 91 → 41 ms, 30 days 95 → 59 ms; at 90 days probing cost 206 against
+  // the hash's 138, hence the month).
+  const visitOf = (alias: "n" | "c") =>
+    range.days.length <= PROBE_VISITS_UP_TO_DAYS
+      ? sql`cross join lateral (select v.clinician_id, v.uploaded_at from public.visits v
+          where v.org_id = ${sql.ref(`${alias}.org_id`)} and v.id = ${sql.ref(`${alias}.visit_id`)} offset 0) v`
+      : sql`join public.visits v on v.org_id = ${sql.ref(`${alias}.org_id`)} and v.id = ${sql.ref(`${alias}.visit_id`)}`;
+  const coded = sql`c.coded_at`;
+  const exported = sql`c.exported_at`;
+  // Notes drafted or signed in the range, with their visit's clinician and upload time. Without
+  // note access the CTE is empty and the medians null (the caller says notes_visible: false).
+  const notesOfRange = scope.notes
+    ? sql`select v.clinician_id, n.signed_at, n.generated_at, v.uploaded_at
+        from public.notes n ${visitOf("n")}
+        where n.org_id = ${scope.orgId} and (${inRange(sql`n.signed_at`)} or ${inRange(sql`n.generated_at`)})
+          ${clinicianFilter("v", scope)}`
+    : sql`select null::uuid as clinician_id, null::timestamptz as signed_at, null::timestamptz as generated_at,
+        null::timestamptz as uploaded_at where false`;
+  const { rows } = await sql<
+    Totals & { b: number | null; clinician_id: string | null; grouping: number; a: number | null; m: number | null }
+  >`
+    with notes_r as (${notesOfRange}),
+    cases_r as (
+      select v.clinician_id,
+        case when ${inRange(coded)} then ${bucket(coded)} end as cb,
+        case when ${inRange(exported)} then ${bucket(exported)} end as eb,
+        count(*) as n
+      from public.coding_cases c ${visitOf("c")}
+      where c.org_id = ${scope.orgId} and (${inRange(coded)} or ${inRange(exported)}) ${clinicianFilter("v", scope)}
+      group by 1, 2, 3
+    ),
+    e as (
+      select v.clinician_id, ${bucket(sql`v.created_at`)} as b, count(*) as visits,
+        sum(coalesce(v.audio_duration_ms, 0))::float8 as ms, 0 as signed, 0 as coded, 0 as exported
+      from public.visits v
+      where v.org_id = ${scope.orgId} and ${inRange(sql`v.created_at`)} ${clinicianFilter("v", scope)}
+      group by 1, 2
+      union all
+      select clinician_id, ${bucket(sql`signed_at`)}, 0, 0, count(*), 0, 0
+      from notes_r where ${inRange(sql`signed_at`)} group by 1, 2
+      union all
+      select clinician_id, cb, 0, 0, 0, n, 0 from cases_r where cb is not null
+      union all
+      select clinician_id, eb, 0, 0, 0, 0, n from cases_r where eb is not null
+    )
+    select b, clinician_id, grouping(b, clinician_id)::int as grouping, sum(visits)::int as visits, sum(ms)::float8 as ms,
+      sum(signed)::int as signed, sum(coded)::int as coded, sum(exported)::int as exported,
+      (select percentile_cont(0.5) within group (order by extract(epoch from generated_at - uploaded_at))
+         from notes_r where ${inRange(sql`generated_at`)} and uploaded_at is not null and generated_at >= uploaded_at)::float8 as a,
+      (select percentile_cont(0.5) within group (order by extract(epoch from signed_at - generated_at))
+         from notes_r where ${inRange(sql`signed_at`)} and generated_at is not null and signed_at >= generated_at)::float8 as m
+    from e
+    group by grouping sets ((b), (clinician_id), ())`.execute(trx);
   const figures = (r: Totals | undefined) => ({
     visits: r?.visits ?? 0,
     recorded_minutes: minutes(r?.ms ?? 0),
@@ -158,13 +193,17 @@ export async function rangeFigures(trx: ActorTransaction, scope: Scope, range: D
     coding_coded: r?.coded ?? 0,
     coding_exported: r?.exported ?? 0,
   });
-  const byDay = new Map(rows.filter((r) => r.by_day).map((r) => [r.day, r]));
+  // grouping(): 1 = the row is per day (clinician rolled up), 2 = per clinician, 3 = the total.
+  const byDay = new Map(rows.filter((r) => r.grouping === 1).map((r) => [Number(r.b), r]));
+  const total = rows.find((r) => r.grouping === 3);
+  const round = (v: number | null | undefined) => (v === null || v === undefined || !scope.notes ? null : Math.round(Number(v)));
   return {
-    series: range.days.map(({ day }) => ({ date: day, ...figures(byDay.get(day)) })),
+    series: range.days.map(({ day }, i) => ({ date: day, ...figures(byDay.get(i + 1)) })),
     per_clinician: rows
-      .filter((r) => !r.by_day)
+      .filter((r) => r.grouping === 2)
       .sort((x, y) => y.visits - x.visits || (x.clinician_id ?? "").localeCompare(y.clinician_id ?? ""))
       .map((r) => ({ clinician_id: r.clinician_id, ...figures(r) })),
+    medians: { stop_to_draft_s: round(total?.a), draft_to_signed_s: round(total?.m) },
   };
 }
 
@@ -173,26 +212,6 @@ export interface Medians {
   stop_to_draft_s: number | null;
   /** Seconds from the draft to the signature, notes signed in the range. */
   draft_to_signed_s: number | null;
-}
-
-export async function medians(trx: ActorTransaction, scope: Scope, range: DashboardRange): Promise<Medians> {
-  if (!scope.notes) return { stop_to_draft_s: null, draft_to_signed_s: null };
-  const { rows } = await sql<{ a: number | null; b: number | null }>`
-    select
-      (select percentile_cont(0.5) within group (order by extract(epoch from n.generated_at - v.uploaded_at))
-         from public.notes n join public.visits v on v.org_id = n.org_id and v.id = n.visit_id
-        where n.org_id = ${scope.orgId} and n.generated_at >= ${range.start.toISOString()}::timestamptz
-          and n.generated_at < ${range.end.toISOString()}::timestamptz
-          and v.uploaded_at is not null and n.generated_at >= v.uploaded_at ${clinicianFilter("v", scope)})::float8 as a,
-      (select percentile_cont(0.5) within group (order by extract(epoch from n.signed_at - n.generated_at))
-         from public.notes n join public.visits v on v.org_id = n.org_id and v.id = n.visit_id
-        where n.org_id = ${scope.orgId} and n.signed_at >= ${range.start.toISOString()}::timestamptz
-          and n.signed_at < ${range.end.toISOString()}::timestamptz
-          and n.generated_at is not null and n.signed_at >= n.generated_at ${clinicianFilter("v", scope)})::float8 as b`.execute(
-    trx,
-  );
-  const round = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(Number(v)));
-  return { stop_to_draft_s: round(rows[0]?.a), draft_to_signed_s: round(rows[0]?.b) };
 }
 
 export interface ClinicianFigures {

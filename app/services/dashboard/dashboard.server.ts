@@ -10,7 +10,6 @@ import {
   type ClinicianFigures,
   type DayFigures,
   type Medians,
-  medians,
   rangeFigures,
   type Scope,
   type TodayStatus,
@@ -129,7 +128,6 @@ export async function loadDashboardData(
         visits: await todayVisits(trx, scope, today),
       },
       ...figures,
-      medians: await medians(trx, scope, range),
     };
   });
 }

@@ -3,7 +3,11 @@ import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { Scope } from "./aggregates.server.ts";
 
 // The dashboard's work queues (issue 16): what is waiting for someone, oldest first. Each queue
-// counts all its rows (count(*) over ()) and lists the oldest `limit`.
+// lists the oldest `limit` (joined to their patient and visit) and counts all its rows apart: a
+// year of a busy practice leaves thousands of drafts, and `count(*) over ()` joined every one of
+// them to its patient and visit to count them (bench/dashboard). The count reads the queue's
+// partial index and joins the visit only for a clinician's queue; the patient and visit joins
+// cannot drop a row — foreign keys hold them, and whoever may read these rows may read both.
 
 export interface DraftToSign {
   note_id: string;
@@ -41,6 +45,12 @@ export interface Queues {
 }
 
 const clinician = (scope: Scope) => (scope.clinicianId ? sql`and v.clinician_id = ${scope.clinicianId}::uuid` : sql``);
+/** A clinician's rows of a table that points at its visit. */
+const ofClinician = (scope: Scope, alias: "n" | "c") =>
+  scope.clinicianId
+    ? sql`and exists (select 1 from public.visits v where v.org_id = ${sql.ref(`${alias}.org_id`)} and v.id = ${sql.ref(`${alias}.visit_id`)}
+            and v.clinician_id = ${scope.clinicianId}::uuid)`
+    : sql``;
 
 export async function queues(
   trx: ActorTransaction,
@@ -52,7 +62,8 @@ export async function queues(
   if (scope.notes) {
     const { rows } = await sql<DraftToSign & { since: Date | string; total: number }>`
       select n.id as note_id, n.visit_id, p.display_name as patient_name,
-        coalesce(n.generated_at, n.created_at) as since, count(*) over ()::int as total
+        coalesce(n.generated_at, n.created_at) as since,
+        (select count(*) from public.notes n where n.org_id = ${scope.orgId} and n.status = 'draft' ${ofClinician(scope, "n")})::int as total
       from public.notes n
       join public.visits v on v.org_id = n.org_id and v.id = n.visit_id
       join public.patients p on p.org_id = n.org_id and p.id = n.patient_id
@@ -64,8 +75,8 @@ export async function queues(
   let failed: Queues["failed_transcriptions"] = null;
   if (scope.clinical) {
     const { rows } = await sql<FailedTranscription & { since: Date | string; total: number }>`
-      select v.id as visit_id, v.title, p.display_name as patient_name, v.failure_code,
-        v.updated_at as since, count(*) over ()::int as total
+      select v.id as visit_id, v.title, p.display_name as patient_name, v.failure_code, v.updated_at as since,
+        (select count(*) from public.visits v where v.org_id = ${scope.orgId} and v.status = 'failed' ${clinician(scope)})::int as total
       from public.visits v
       join public.patients p on p.org_id = v.org_id and p.id = v.patient_id
       where v.org_id = ${scope.orgId} and v.status = 'failed' ${clinician(scope)}
@@ -77,7 +88,8 @@ export async function queues(
   if (scope.clinical) {
     const { rows } = await sql<OpenCodingCase & { since: Date | string; total: number }>`
       select c.id as case_id, c.note_id, c.visit_id, p.display_name as patient_name,
-        coalesce(c.reopened_at, c.created_at) as since, count(*) over ()::int as total
+        coalesce(c.reopened_at, c.created_at) as since,
+        (select count(*) from public.coding_cases c where c.org_id = ${scope.orgId} and c.status = 'open' ${ofClinician(scope, "c")})::int as total
       from public.coding_cases c
       join public.visits v on v.org_id = c.org_id and v.id = c.visit_id
       join public.patients p on p.org_id = c.org_id and p.id = c.patient_id
