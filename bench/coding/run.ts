@@ -1,9 +1,12 @@
 // bench/coding: ICD-10-CM suggestions on CodiEsp (English machine translation of the CLEF eHealth
 // 2020 case reports), tuned on train, reported on dev (docs/coding.md "Benchmark").
 // `npm run bench:coding` (dev), `-- --split train`, `-- --show <id>`, `-- --quick` (default engine only).
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { gunzipSync } from "node:zlib";
 import { icd10cmTable } from "#app/services/coding/codes/registry.server.ts";
 import { embeddedEngine } from "#app/services/coding/engines/embedded/index.ts";
+import type { LexiconFile } from "#app/services/coding/engines/embedded/lexicon.ts";
 import { titleOverlapBaseline } from "./baseline.ts";
 import { type CodiEspDoc, loadCodiEsp } from "./data.ts";
 import { averagePrecision, categories, percentile, precisionAt, recallAt } from "./metrics.ts";
@@ -16,6 +19,9 @@ const show = args.includes("--show") ? args[args.indexOf("--show") + 1] : undefi
 const holdout = args.includes("--holdout") ? Number(args[args.indexOf("--holdout") + 1]) : 0;
 const docs = holdout > 0 ? loadCodiEsp("train").slice(-holdout) : loadCodiEsp(split);
 const table = icd10cmTable();
+// --lexicon file.json.gz: a lexicon other than the shipped one (`train-coding-lexicon.ts --holdout N --out …`).
+const lexiconArg = args.includes("--lexicon") ? args[args.indexOf("--lexicon") + 1] : undefined;
+const lexicon = lexiconArg ? (JSON.parse(gunzipSync(readFileSync(lexiconArg)).toString("utf8")) as LexiconFile) : undefined;
 
 type System = (doc: CodiEspDoc) => string[];
 
@@ -55,8 +61,8 @@ function evaluate(name: string, system: System) {
   return `| ${name} | ${mean(rows.map)} | ${mean(rows.p5)} | ${mean(rows.r15)} | ${mean(rows.cmap)} | ${mean(rows.cp5)} | ${mean(rows.cr15)} | ${percentile(rows.ms, 50).toFixed(1)} | ${percentile(rows.ms, 95).toFixed(1)} |`;
 }
 
-const engine = embeddedEngine();
-const codiespEngine = embeddedEngine({ historyAsCondition: true });
+const engine = embeddedEngine({ lexicon });
+const codiespEngine = embeddedEngine({ historyAsCondition: true, lexicon });
 const run = (e: typeof engine) => (doc: CodiEspDoc) =>
   e.suggestSync({ sources: [{ source: "text", text: doc.text }], language: "en", systems: ["icd10cm"] }).map((s) => s.code);
 // Warm-up: the first call builds the index (once per process), not part of per-document time.
@@ -73,11 +79,15 @@ if (!quick) console.log(evaluate("title-word overlap baseline", titleOverlapBase
 if (!quick) console.log(evaluate("embedded, titles only (no learned lexicon)", run(embeddedEngine({ withLexicon: false }))));
 if (!quick)
   console.log(
-    evaluate("embedded, lexicon, summed-score ranking (no learned ranker)", run(embeddedEngine({ withRanker: false }))),
+    evaluate("embedded, lexicon, summed-score ranking (no learned ranker)", run(embeddedEngine({ withRanker: false, lexicon }))),
   );
+if (!quick)
+  console.log(evaluate("embedded, confident candidates only (no tail)", run(embeddedEngine({ withTail: false, lexicon }))));
 console.log(evaluate("embedded (default: history → Z codes)", run(engine)));
 if (quick) process.exit(0);
 for (const w of args.includes("--tune") ? [4, 8, 12, 16] : []) {
-  console.log(evaluate(`embedded, learned weight ${w}`, run(embeddedEngine({ historyAsCondition: true, learnedWeight: w }))));
+  console.log(
+    evaluate(`embedded, learned weight ${w}`, run(embeddedEngine({ historyAsCondition: true, learnedWeight: w, lexicon }))),
+  );
 }
 console.log(evaluate("embedded, history coded as the condition (CodiEsp convention)", run(codiespEngine)));

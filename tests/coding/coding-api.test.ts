@@ -56,6 +56,19 @@ describeEachDatabase("coding API", (target) => {
     }
   });
 
+  it("POST /api/coding/suggest returns the ranked list, cut by limit and min_confidence", async () => {
+    const text = "Type 2 diabetes mellitus with hyperglycemia. Essential hypertension and COPD. Nicotine dependence.";
+    const all = (await suggest({ text })).body.suggestions as Array<{ code: string; confidence: number }>;
+    expect(all.length).toBeGreaterThan(2);
+    const two = (await suggest({ text, limit: 2 })).body.suggestions as Array<{ code: string }>;
+    expect(two.map((s) => s.code)).toEqual(all.slice(0, 2).map((s) => s.code));
+    const sure = (await suggest({ text, min_confidence: 0.2 })).body.suggestions as Array<{ confidence: number }>;
+    expect(sure.length).toBe(all.filter((s) => s.confidence >= 0.2).length);
+    expect((await suggest({ text, limit: 0 })).body.code).toBe("validation_failed");
+    expect((await suggest({ text, limit: 51 })).status).toBe(400);
+    expect((await suggest({ text, min_confidence: 2 })).body.code).toBe("validation_failed");
+  });
+
   it("POST /api/coding/suggest: owners and clinicians only; stable 4xx for bad bodies", async () => {
     expect((await suggest({ text: "asthma" }, "owner")).status).toBe(200);
     expect((await suggest({ text: "asthma" }, "staff")).body.code).toBe("forbidden_role");

@@ -73,6 +73,31 @@ describe("embedded engine", () => {
     expect(t1?.excludes1?.some((c) => c.startsWith("E11"))).toBe(true);
   });
 
+  it("adds low-confidence tail candidates under the same rules; a case asks for confident ones only", () => {
+    const text =
+      "Follow-up for type 2 diabetes mellitus with hyperglycemia. Also essential hypertension and COPD. Smoker with nicotine dependence. No chronic kidney disease.";
+    const all = suggest(text);
+    const confident = engine.suggestSync({
+      sources: [{ source: "text", text }],
+      language: "en",
+      systems: ["icd10cm"],
+      tail: false,
+    });
+    expectValid(text, all);
+    expect(all.length).toBeGreaterThan(confident.length);
+    // The confident suggestions come first, as they are; the tail follows, never more confident.
+    expect(all.slice(0, confident.length)).toEqual(confident);
+    const floor = confident.at(-1)?.confidence ?? 1;
+    for (const s of all.slice(confident.length)) expect(s.confidence).toBeLessThanOrEqual(floor);
+    // A category named without the detail its codes need: its most used child, said so in the rationale.
+    const smoker = all.find((s) => s.code.startsWith("F17.2"));
+    expect(smoker?.rationale).toContain("category F17");
+    expect(confident.some((s) => s.code.startsWith("F17"))).toBe(false);
+    // Negated mentions stay out of the tail too: nothing has evidence in "No chronic kidney disease".
+    const negated = text.indexOf("No chronic");
+    expect(all.some((s) => s.evidence.some((e) => e.start >= negated))).toBe(false);
+  });
+
   it("answers an empty list for text with nothing to code, and for other systems only", () => {
     expect(codes("The weather is nice today.")).toEqual([]);
     expect(engine.suggestSync({ sources: [{ source: "text", text: "asthma" }], language: "en", systems: ["hcpcs"] })).toEqual([]);

@@ -12,11 +12,13 @@ const SuggestSchema = z.strictObject({
   text: z.string().min(1).max(100_000).refine(isStorableText, { error: INVALID_TEXT }),
   language: z.enum(["en", "fr", "es"]).default("en"),
   code_systems: z.array(z.enum(CODE_SYSTEMS)).min(1).max(4).default(["icd10cm"]),
+  limit: z.int().min(1).max(50).optional(),
+  min_confidence: z.number().min(0).max(1).optional(),
 });
 
 export const loader = () => methodNotAllowed("POST");
 
-// POST /api/coding/suggest { text, language?, code_systems? } → { suggestions } (owners and clinicians; nothing stored).
+// POST /api/coding/suggest { text, language?, code_systems?, limit?, min_confidence? } → { suggestions } (owners and clinicians; nothing stored).
 export function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   return handleVisitApi(async () => {
@@ -26,7 +28,13 @@ export function action({ request, context }: Route.ActionArgs) {
     return json(
       await suggestForText(
         { ...args, orgId: org.id, env },
-        { text: body.text, language: body.language, systems: body.code_systems },
+        {
+          text: body.text,
+          language: body.language,
+          systems: body.code_systems,
+          ...(body.limit !== undefined ? { limit: body.limit } : {}),
+          ...(body.min_confidence !== undefined ? { minConfidence: body.min_confidence } : {}),
+        },
       ),
     );
   });

@@ -36,6 +36,11 @@ export interface SuggestInput {
   sources: Array<{ source: EvidenceSource; text: string }>;
   language: "en" | "fr" | "es";
   systems: CodeSystem[];
+  /**
+   * false: confident suggestions only, without the embedded engine's low-confidence tail (what a
+   * coding case shows; docs/coding.md "Embedded engine"). Default true: the whole ranked list.
+   */
+  tail?: boolean;
 }
 
 export interface SuggestionEngine {

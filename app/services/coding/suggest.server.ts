@@ -14,7 +14,7 @@ import type { Suggestion } from "./model.ts";
  */
 export async function suggestForText(
   args: OrgServiceArgs & { orgId: string; env: CodingEngineEnv },
-  input: { text: string; language: "en" | "fr" | "es"; systems: CodeSystem[] },
+  input: { text: string; language: "en" | "fr" | "es"; systems: CodeSystem[]; limit?: number; minConfidence?: number },
 ): Promise<{ suggestions: Suggestion[] }> {
   checkOrgId(args.orgId);
   const procedures = await asActor(args, args.orgId, async (trx) => {
@@ -25,6 +25,10 @@ export async function suggestForText(
     };
   });
   const sources = [{ source: "text" as const, text: input.text }];
-  const suggestions = await codingEngine(args.env).suggest({ sources, language: input.language, systems: input.systems });
+  // The engine's whole ranked list (confident suggestions, then the low-confidence tail), cut by the
+  // caller's `limit` / `min_confidence` if given: ranked-list consumers (the benchmark) want it all.
+  const suggestions = (await codingEngine(args.env).suggest({ sources, language: input.language, systems: input.systems }))
+    .filter((s) => s.confidence >= (input.minConfidence ?? 0))
+    .slice(0, input.limit);
   return { suggestions: [...suggestions, ...procedureSuggestions(procedures, sources)] };
 }

@@ -143,7 +143,8 @@ export async function openCaseForNote(args: CaseArgs & { noteId: string; env: Co
   const sources = [{ source: "note" as const, text }];
   const suggestions = stale
     ? [
-        ...(await engine.suggest({ sources, language: snapshot.note.language, systems: ["icd10cm"] })),
+        // Confident suggestions only: the tail of weak candidates would drown the page (the coder adds by search).
+        ...(await engine.suggest({ sources, language: snapshot.note.language, systems: ["icd10cm"], tail: false })),
         ...procedureSuggestions(snapshot.procedures, sources),
       ]
     : [];

@@ -4,7 +4,7 @@ import type { Evidence, EvidenceSource, MissingDetail, SuggestInput, Suggestion,
 import { stem, type Token, tokenize } from "../../text.ts";
 import { type Assertion, assertionOf, scopes } from "./context.ts";
 import { phraseSpans } from "./phrases.ts";
-import { type CandidateStats, featureVector, probability, type RankerModel } from "./ranker.ts";
+import { type CandidateStats, featureVector, probability, type RankerModel, tailFeatureVector } from "./ranker.ts";
 import { excludes1, historyCode } from "./rules.ts";
 import type { Term, TitleIndex } from "./title-index.ts";
 
@@ -15,8 +15,17 @@ import type { Term, TitleIndex } from "./title-index.ts";
 /** Words this common in titles do not open candidates on their own (a rarer word must match too). */
 const MAX_POSTINGS = 6000;
 
+/**
+ * Why a mention is only a low-confidence ("tail") candidate: its words are part of a longer match
+ * elsewhere, a learned phrase below the confident thresholds, or a category title standing for its
+ * most used billable child (backoff.ts).
+ */
+export type TailKind = "subsumed" | "weak" | "category";
+
 interface Mention {
   key: string;
+  tail: TailKind | null;
+  kind: "title" | "learned" | "category";
   score: number;
   evidence: Evidence;
   assertion: Assertion;
@@ -33,7 +42,18 @@ interface Mention {
 export interface LearnedRanking {
   /** Absent: rank by the summed match score (the prior is still a candidate statistic). */
   ranker?: RankerModel;
+  /** Orders the tail (candidates without a confident match), after every confident candidate. */
+  tailRanker?: RankerModel;
   prior: Map<string, number>;
+}
+
+/** What the engine matches besides the billable titles (index.ts builds them once per lexicon). */
+export interface EngineMatchers {
+  learned: Map<string, Term[]>;
+  /** Learned phrases below the confident thresholds: tail candidates only. */
+  weak?: Map<string, Term[]>;
+  /** Category titles standing for one billable child: tail candidates only. */
+  categories?: TitleIndex;
 }
 
 interface Sentence {
@@ -64,22 +84,52 @@ export interface Candidate {
   first: number;
   note: string;
   stats: CandidateStats;
+  /** No confident match: ranked after every confident candidate, by the tail ranker. */
+  tail: boolean;
 }
 
 export interface EmbeddedEngineOptions {
   /** Code history-of mentions as the condition itself (CodiEsp's convention) instead of its Z code. */
   historyAsCondition?: boolean;
+  /** Most suggestions returned (confident first, then the tail). */
   limit?: number;
+  /** false: confident candidates only (the ablation; the tail is on by default). */
+  withTail?: boolean;
 }
 
 export function createEmbeddedEngine(
   table: CodeTable,
   index: TitleIndex,
   options: EmbeddedEngineOptions = {},
-  learned: Map<string, Term[]> = new Map(),
+  matchers: EngineMatchers = { learned: new Map() },
   ranking?: LearnedRanking,
 ): SuggestionEngine & { suggestSync(input: SuggestInput): Suggestion[]; candidates(input: SuggestInput): Candidate[] } {
   const limit = options.limit ?? 50;
+  const withTail = options.withTail !== false;
+  const { learned } = matchers;
+
+  type Found = { term: Term; tokenIdx: number[]; kind: Mention["kind"]; tail: TailKind | null };
+
+  /** Terms of a title index whose required words are all in the sentence, close together. */
+  function titleMatches(idx: TitleIndex, positions: Map<string, number[]>, kind: Found["kind"], tail: TailKind | null): Found[] {
+    const counts = new Map<number, number>();
+    for (const w of positions.keys()) {
+      const post = idx.postings.get(w);
+      if (!post || post.length > MAX_POSTINGS) continue;
+      for (const id of post) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    // Full matches only; a word never opening candidates (too common) still has to be present.
+    const found: Found[] = [];
+    for (const [id, _] of counts) {
+      const term = idx.terms[id]!;
+      if (!term.required.every((w) => positions.has(w))) continue;
+      const tokenIdx = closestOccurrences(term.required, positions, idx);
+      const span = Math.max(...tokenIdx) - Math.min(...tokenIdx) + 1;
+      if (span > Math.max(4, term.required.length * 3)) continue;
+      found.push({ term, tokenIdx, kind, tail });
+    }
+    return found;
+  }
 
   function matchSentence(s: Sentence, order: number, mentions: Mention[]): void {
     const raw = tokenize(s.text.slice(s.start, s.end)).map((t) => ({ ...t, start: t.start + s.start, end: t.end + s.start }));
@@ -98,64 +148,73 @@ export function createEmbeddedEngine(
       }
       p.push(i);
     });
-    const counts = new Map<number, number>();
-    for (const w of positions.keys()) {
-      const post = index.postings.get(w);
-      if (!post || post.length > MAX_POSTINGS) continue;
-      for (const id of post) counts.set(id, (counts.get(id) ?? 0) + 1);
-    }
-    // Full matches only; a word never opening candidates (too common) still has to be present.
-    const found: Array<{ term: Term; tokenIdx: number[] }> = [];
-    for (const [id, _] of counts) {
-      const term = index.terms[id]!;
-      if (!term.required.every((w) => positions.has(w))) continue;
-      const tokenIdx = closestOccurrences(term.required, positions, index);
-      const span = Math.max(...tokenIdx) - Math.min(...tokenIdx) + 1;
-      if (span > Math.max(4, term.required.length * 3)) continue;
-      found.push({ term, tokenIdx });
-    }
-    for (const p of phraseSpans(tokens)) {
+    const found = titleMatches(index, positions, "title", null);
+    const spans = phraseSpans(tokens);
+    for (const p of spans) {
       for (const term of learned.get(p.phrase) ?? []) {
-        found.push({ term, tokenIdx: Array.from({ length: p.to - p.from + 1 }, (_, k) => p.from + k) });
+        found.push({ term, tokenIdx: range(p.from, p.to), kind: "learned", tail: null });
       }
     }
-    if (found.length === 0) return;
+    const extra: Found[] = [];
+    if (withTail) {
+      if (matchers.weak) {
+        for (const p of spans) {
+          for (const term of matchers.weak.get(p.phrase) ?? []) {
+            extra.push({ term, tokenIdx: range(p.from, p.to), kind: "learned", tail: "weak" });
+          }
+        }
+      }
+      if (matchers.categories) extra.push(...titleMatches(matchers.categories, positions, "category", "category"));
+    }
+    if (found.length === 0 && extra.length === 0) return;
     // A match whose words are all inside a longer match elsewhere is that longer match's part ("pain"
     // in "chest pain"; "type 2 diabetes" in "type 2 diabetes mellitus with hyperglycemia"). Keeping
     // such learned phrases as candidates gained 0.009 MAP on held-out train but let a corpus
     // co-occurrence ("type 2 diabetes" → I10) outrank the stated diagnosis: not worth it.
+    // With the tail on, such a part is kept as a tail candidate instead: ranked after every confident one.
     const sets = found.map((f) => new Set(f.tokenIdx));
-    const kept = found.filter((f, i) => {
+    const kept: Found[] = [];
+    found.forEach((f, i) => {
       const mine = sets[i]!;
-      return !found.some(
+      const subsumed = found.some(
         (g, j) =>
           j !== i && g.term.group !== f.term.group && sets[j]!.size > mine.size && [...mine].every((x) => sets[j]!.has(x)),
       );
+      if (!subsumed) kept.push(f);
+      else if (withTail) extra.push({ ...f, tail: "subsumed" });
     });
+    kept.push(...extra);
     const sentenceWords = new Set(tokens.map((t) => t.word));
     const seenGroups = new Set<string>();
     const scopeList = scopes(s.text, s.start, s.end);
     for (const f of kept) {
-      if (seenGroups.has(f.term.group)) continue;
-      seenGroups.add(f.term.group);
-      const { term, missing } = f.term.group.startsWith("L|")
-        ? { term: f.term, missing: [] }
-        : chooseVariant(f.term.group, sentenceWords, index);
+      const groupKey = `${f.kind}|${f.term.group}`;
+      if (seenGroups.has(groupKey)) continue;
+      seenGroups.add(groupKey);
+      const { term, missing } =
+        f.kind === "title" ? chooseVariant(f.term.group, sentenceWords, index) : { term: f.term, missing: [] };
       const matchedTokens = f.tokenIdx.map((i) => tokens[i]!);
       const start = Math.min(...matchedTokens.map((t) => t.start));
       const end = Math.max(...matchedTokens.map((t) => t.end));
-      const isLearned = f.term.group.startsWith("L|");
+      const isLearned = f.kind === "learned";
+      const cat = f.kind === "category" ? table.get(term.key.slice(0, 3)) : undefined;
       mentions.push({
+        tail: f.tail,
+        kind: f.kind,
         learned: isLearned,
         p: isLearned ? (term.p ?? 0) : 0,
-        titleWords: isLearned ? 0 : term.required.length,
+        titleWords: f.kind === "title" ? term.required.length : 0,
         key: term.key,
         score: term.weight,
         evidence: { source: s.source, start, end, quote: s.text.slice(start, end) },
         assertion: assertionOf(matchedTokens, scopeList),
         missing,
         order,
-        matched: f.term.group.startsWith("L|") ? `learned phrase '${term.required.join(" ")}'` : term.required.join(" "),
+        matched: cat
+          ? `category ${cat.code} '${cat.title}', its code most used in training`
+          : isLearned
+            ? `${f.tail === "weak" ? "weakly associated " : ""}learned phrase '${term.required.join(" ")}'`
+            : `${term.required.join(" ")}${f.tail === "subsumed" ? ", part of a longer match" : ""}`,
       });
     }
   }
@@ -168,7 +227,10 @@ export function createEmbeddedEngine(
     const all = input.sources.flatMap((src) => sentences(src.source, src.text));
     for (const s of all) matchSentence(s, order++, mentions);
     const total = Math.max(1, order);
+    // Confident and tail mentions are summed apart: a confident candidate's statistics (and so its
+    // rank) are what they were without the tail, and a code with any confident mention is not tail.
     const byCode = new Map<string, Omit<Candidate, "key">>();
+    const tailByCode = new Map<string, Omit<Candidate, "key">>();
     for (const m of mentions) {
       let key = m.key;
       let note = "";
@@ -179,11 +241,13 @@ export function createEmbeddedEngine(
         note = m.assertion;
         key = z;
       }
-      const entry = byCode.get(key) ?? {
+      const map = m.tail ? tailByCode : byCode;
+      const entry = map.get(key) ?? {
         score: 0,
         mentions: [],
         first: m.order,
         note,
+        tail: m.tail !== null,
         stats: {
           titleScore: 0,
           learnedScore: 0,
@@ -192,23 +256,33 @@ export function createEmbeddedEngine(
           maxP: 0,
           titleWords: 0,
           prior: ranking?.prior.get(key) ?? 0,
+          categoryScore: 0,
+          subsumed: 0,
+          weak: 0,
+          category: 0,
         },
       };
       // The visit's main reason comes first: earlier mentions weigh more, repeats add less each time.
       entry.score += (m.score * (1 + 0.5 * (1 - m.order / total))) / (1 + entry.mentions.length);
-      if (m.learned) entry.stats.learnedScore += m.score;
+      if (m.kind === "category") entry.stats.categoryScore += m.score;
+      else if (m.learned) entry.stats.learnedScore += m.score;
       else entry.stats.titleScore += m.score;
+      if (m.tail) entry.stats[m.tail]++;
       entry.stats.maxP = Math.max(entry.stats.maxP, m.p);
       entry.stats.titleWords = Math.max(entry.stats.titleWords, m.titleWords);
       entry.stats.mentions++;
       entry.mentions.push(m);
-      byCode.set(key, entry);
+      map.set(key, entry);
     }
-    return [...byCode].map(([key, e]) => ({ key, ...e }));
+    return [
+      ...[...byCode].map(([key, e]) => ({ key, ...e })),
+      ...[...tailByCode].filter(([key]) => !byCode.has(key)).map(([key, e]) => ({ key, ...e })),
+    ];
   }
 
   function suggestSync(input: SuggestInput): Suggestion[] {
-    const all = candidates(input);
+    const every = candidates(input);
+    const all = every.filter((c) => !c.tail);
     // With the learned ranking, the fitted probability orders the codes and is their confidence;
     // without it (titles only), the summed match score does.
     const probabilityOf = (c: Candidate) =>
@@ -220,7 +294,26 @@ export function createEmbeddedEngine(
     const opening = Math.min(...scored.map((c) => c.first));
     const main = scored.findIndex((c) => c.first === opening);
     if (main > 0 && scored[main]!.probability * 2 >= scored[0]!.probability) scored.unshift(...scored.splice(main, 1));
-    const ranked = scored.slice(0, limit);
+    // The tail after every confident candidate (a case asks for none), ordered by its own ranker.
+    // Merging both lists by probability scored the same on held-out train (±0.001 MAP) but let a
+    // category backoff (E11.9) outrank the stated code (E11.65); appending can only add hits below
+    // the confident list. Its confidence is capped at the last confident one's, so the list reads
+    // from most to least likely.
+    const floor = scored.length > 0 ? scored[scored.length - 1]!.probability : 1;
+    const tail =
+      input.tail === false
+        ? []
+        : every
+            .filter((c) => c.tail)
+            .map((c) => ({
+              ...c,
+              probability: ranking?.tailRanker
+                ? probability(ranking.tailRanker, tailFeatureVector(c.stats))
+                : (1 - Math.exp(-c.score / 10)) / 10,
+            }))
+            .sort((a, b) => b.probability - a.probability || a.first - b.first)
+            .map((c) => ({ ...c, probability: Math.min(c.probability, floor) }));
+    const ranked = [...scored, ...tail].slice(0, limit);
     const out: Suggestion[] = ranked.map((e) => {
       const key = e.key;
       const entry = table.get(key)!;
@@ -318,4 +411,8 @@ function chooseVariant(group: string, words: Set<string>, index: TitleIndex): { 
     (a, b) => a.fallback - b.fallback || a.key.length - b.key.length || (a.key < b.key ? -1 : 1),
   )[0]!;
   return { term, missing };
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, k) => from + k);
 }

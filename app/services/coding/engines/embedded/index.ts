@@ -1,12 +1,12 @@
 import { readCodeSetFile } from "../../codes/load.server.ts";
 import { icd10cmTable } from "../../codes/registry.server.ts";
-import { createEmbeddedEngine, type EmbeddedEngineOptions, type LearnedRanking } from "./engine.ts";
+import { categoryBackoffIndex } from "./backoff.ts";
+import { createEmbeddedEngine, type EmbeddedEngineOptions, type EngineMatchers, type LearnedRanking } from "./engine.ts";
 import { type LexiconFile, learnedRanking, learnedTerms } from "./lexicon.ts";
-import { buildTitleIndex, type Term, type TitleIndex } from "./title-index.ts";
+import { buildTitleIndex, type TitleIndex } from "./title-index.ts";
 
 let titleIndex: TitleIndex | null = null;
-let learned: Map<string, Term[]> | null = null;
-let lexiconRanking: LearnedRanking | null = null;
+let shipped: { matchers: EngineMatchers; ranking: LearnedRanking } | null = null;
 
 export interface EmbeddedEngineFactoryOptions extends EmbeddedEngineOptions {
   learnedWeight?: number;
@@ -17,6 +17,17 @@ export interface EmbeddedEngineFactoryOptions extends EmbeddedEngineOptions {
   lexicon?: LexiconFile;
 }
 
+function matchersOf(file: LexiconFile, weight: number | undefined, withRanker: boolean) {
+  const table = icd10cmTable();
+  const ranking = learnedRanking(file, withRanker);
+  const matchers: EngineMatchers = {
+    learned: learnedTerms(file, table, weight),
+    weak: learnedTerms(file, table, weight, true),
+    categories: categoryBackoffIndex(table, ranking.prior),
+  };
+  return { matchers, ranking };
+}
+
 /** The embedded engine over the shipped ICD-10-CM table; the indexes are built once per process. */
 export function embeddedEngine(options: EmbeddedEngineFactoryOptions = {}) {
   const table = icd10cmTable();
@@ -24,19 +35,10 @@ export function embeddedEngine(options: EmbeddedEngineFactoryOptions = {}) {
   if (options.withLexicon === false) return createEmbeddedEngine(table, titleIndex, options);
   if (options.lexicon || options.learnedWeight !== undefined) {
     const file = options.lexicon ?? readCodeSetFile<LexiconFile>("codiesp-lexicon.json.gz");
-    return createEmbeddedEngine(
-      table,
-      titleIndex,
-      options,
-      learnedTerms(file, table, options.learnedWeight),
-      learnedRanking(file, options.withRanker !== false),
-    );
+    const { matchers, ranking } = matchersOf(file, options.learnedWeight, options.withRanker !== false);
+    return createEmbeddedEngine(table, titleIndex, options, matchers, ranking);
   }
-  if (!learned) {
-    const file = readCodeSetFile<LexiconFile>("codiesp-lexicon.json.gz");
-    learned = learnedTerms(file, table);
-    lexiconRanking = learnedRanking(file);
-  }
-  const ranking = options.withRanker === false ? { prior: lexiconRanking!.prior } : lexiconRanking!;
-  return createEmbeddedEngine(table, titleIndex, options, learned, ranking);
+  shipped ??= matchersOf(readCodeSetFile<LexiconFile>("codiesp-lexicon.json.gz"), undefined, true);
+  const ranking = options.withRanker === false ? { prior: shipped.ranking.prior } : shipped.ranking;
+  return createEmbeddedEngine(table, titleIndex, options, shipped.matchers, ranking);
 }

@@ -9,18 +9,24 @@ export interface LexiconFile {
   source: string;
   documents: number;
   minP: number;
-  /** [phrase, [[code, P(code | phrase), documents], …]] */
-  lexicon: Array<[string, Array<[string, number, number]>]>;
+  /**
+   * [phrase, [[code, P(code | phrase), documents, weak?], …]]; weak (1): below the confident
+   * thresholds (train.ts), a tail candidate only.
+   */
+  lexicon: Array<[string, Array<[string, number, number, 1?]>]>;
   /** [code, training documents coded with it] (codes coded at least twice). */
   prior: Array<[string, number]>;
   /** The learned ranking (ranker.ts), fitted with cross-fitting on the same training split. */
   ranker?: RankerModel;
+  /** The tail's ranking (engine.ts), fitted the same way on candidates without a confident match. */
+  tailRanker?: RankerModel;
 }
 
 /** The learned ranking of a lexicon file (without a ranker: the code frequencies only). */
 export function learnedRanking(file: LexiconFile, withRanker = true): LearnedRanking {
   return {
     ...(withRanker && file.ranker ? { ranker: file.ranker } : {}),
+    ...(withRanker && file.tailRanker ? { tailRanker: file.tailRanker } : {}),
     prior: new Map((file.prior ?? []).map(([c, n]) => [c, n / file.documents])),
   };
 }
@@ -42,12 +48,16 @@ function related(phrase: string, title: string): boolean {
     .some((w) => titleWords.has(w) || (expandAbbreviation(w) ?? "").split(/[\s-]+/).some((x) => titleWords.has(x)));
 }
 
-/** phrase → the terms it votes for; codes not billable in the shipped table are dropped. */
-export function learnedTerms(file: LexiconFile, table: CodeTable, weight = LEARNED_WEIGHT): Map<string, Term[]> {
+/**
+ * phrase → the terms it votes for; codes not billable in the shipped table are dropped. `weak`: the
+ * entries below the confident thresholds instead (tail candidates), under the same relatedness rule.
+ */
+export function learnedTerms(file: LexiconFile, table: CodeTable, weight = LEARNED_WEIGHT, weak = false): Map<string, Term[]> {
   const out = new Map<string, Term[]>();
   for (const [phrase, codes] of file.lexicon) {
     const terms: Term[] = [];
-    for (const [code, p, n] of codes) {
+    for (const [code, p, n, isWeak] of codes) {
+      if ((isWeak === 1) !== weak) continue;
       const entry = table.get(code);
       if (!entry?.billable || (p < MIN_P_UNRELATED && !related(phrase, entry.title))) continue;
       terms.push({

@@ -16,6 +16,11 @@ export interface CandidateStats {
   titleWords: number;
   /** Share of training documents coded with it (0 when unseen). */
   prior: number;
+  /** Tail candidates only (engine.ts): category-title match strength, and mentions of each tail kind. */
+  categoryScore: number;
+  subsumed: number;
+  weak: number;
+  category: number;
 }
 
 export interface RankerModel {
@@ -58,6 +63,39 @@ export function featureVector(c: CandidateStats): number[] {
   ];
 }
 
+/** The tail ranker's features: how a candidate without a confident match was found. */
+export const TAIL_FEATURES = [
+  "log_title_score",
+  "log_learned_score",
+  "log_category_score",
+  "log_mentions",
+  "early",
+  "max_p",
+  "title_words",
+  "log_prior",
+  "seen_in_training",
+  "has_subsumed",
+  "has_weak",
+  "has_category",
+];
+
+export function tailFeatureVector(c: CandidateStats): number[] {
+  return [
+    Math.log1p(c.titleScore),
+    Math.log1p(c.learnedScore),
+    Math.log1p(c.categoryScore),
+    Math.log1p(c.mentions),
+    1 - c.firstPosition,
+    c.maxP,
+    Math.min(6, c.titleWords),
+    Math.log(c.prior + 1e-3),
+    c.prior > 0 ? 1 : 0,
+    c.subsumed > 0 ? 1 : 0,
+    c.weak > 0 ? 1 : 0,
+    c.category > 0 ? 1 : 0,
+  ];
+}
+
 export function probability(model: RankerModel, x: number[]): number {
   let z = model.bias;
   for (let i = 0; i < x.length; i++) z += model.weights[i]! * ((x[i]! - model.mean[i]!) / model.std[i]!);
@@ -65,8 +103,8 @@ export function probability(model: RankerModel, x: number[]): number {
 }
 
 /** Logistic regression by full-batch gradient descent (Adam) with a little L2; deterministic. */
-export function fitRanker(xs: number[][], ys: number[], iterations = 800, l2 = 1e-3): RankerModel {
-  const d = FEATURES.length;
+export function fitRanker(xs: number[][], ys: number[], features = FEATURES, iterations = 800, l2 = 1e-3): RankerModel {
+  const d = features.length;
   const mean = Array.from({ length: d }, (_, j) => xs.reduce((s, x) => s + x[j]!, 0) / xs.length);
   const std = Array.from({ length: d }, (_, j) => {
     const v = xs.reduce((s, x) => s + (x[j]! - mean[j]!) ** 2, 0) / xs.length;
@@ -95,5 +133,5 @@ export function fitRanker(xs: number[][], ys: number[], iterations = 800, l2 = 1
     }
   }
   const round = (x: number) => Math.round(x * 1e5) / 1e5;
-  return { features: FEATURES, mean: mean.map(round), std: std.map(round), weights: w.slice(0, d).map(round), bias: round(w[d]) };
+  return { features, mean: mean.map(round), std: std.map(round), weights: w.slice(0, d).map(round), bias: round(w[d]) };
 }

@@ -68,7 +68,11 @@ function eitherWord(title: string): string[] {
 }
 
 export function buildTitleIndex(table: CodeTable): TitleIndex {
-  const billable = table.entries.filter((e) => e.billable);
+  return buildTitleIndexOf(table.entries.filter((e) => e.billable));
+}
+
+/** A title index over any (key, title) pairs: the billable codes, or category titles (backoff.ts). */
+export function buildTitleIndexOf(billable: Array<{ key: string; title: string }>): TitleIndex {
   const df = new Map<string, number>();
   const reqs = billable.map((e) => requiredWords(e.title));
   for (const r of reqs) for (const w of r) df.set(w, (df.get(w) ?? 0) + 1);

@@ -17,6 +17,10 @@ const MIN_P = 0.2;
 // A phrase must say more about a code than the code's frequency does ("patient was admitted" is not evidence of pain).
 const MIN_LIFT = 3;
 const MAX_CODES_PER_PHRASE = 5;
+// Weak entries (tail candidates only, engine.ts): seen together at least twice, below the thresholds above.
+const WEAK_MIN_P = 0.1;
+const WEAK_MIN_LIFT = 2;
+const WEAK_MAX_CODES = 5;
 
 export function trainLexicon(docs: CodedDocument[], table: CodeTable): Omit<LexiconFile, "ranker"> {
   const df = new Map<string, number>();
@@ -38,11 +42,17 @@ export function trainLexicon(docs: CodedDocument[], table: CodeTable): Omit<Lexi
   const lexicon: LexiconFile["lexicon"] = [];
   for (const [phrase, n] of df) {
     if (n < MIN_DOCS) continue;
-    const codes = [...(co.get(phrase) ?? [])]
-      .filter(([c, k]) => k >= MIN_CO && k / n >= MIN_P && k / n / ((codeDocs.get(c) ?? 1) / docs.length) >= MIN_LIFT)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, MAX_CODES_PER_PHRASE)
-      .map(([c, k]) => [c, Math.round((k / n) * 1000) / 1000, k] as [string, number, number]);
+    const sorted = [...(co.get(phrase) ?? [])].filter(([, k]) => k >= MIN_CO).sort((a, b) => b[1] - a[1]);
+    const lift = (c: string, k: number) => k / n / ((codeDocs.get(c) ?? 1) / docs.length);
+    const confident = sorted.filter(([c, k]) => k / n >= MIN_P && lift(c, k) >= MIN_LIFT).slice(0, MAX_CODES_PER_PHRASE);
+    const weak = sorted
+      .filter(([c, k]) => !confident.some(([x]) => x === c) && k / n >= WEAK_MIN_P && lift(c, k) >= WEAK_MIN_LIFT)
+      .slice(0, WEAK_MAX_CODES);
+    const p = (k: number) => Math.round((k / n) * 1000) / 1000;
+    const codes: Array<[string, number, number, 1?]> = [
+      ...confident.map(([c, k]) => [c, p(k), k] as [string, number, number]),
+      ...weak.map(([c, k]) => [c, p(k), k, 1] as [string, number, number, 1]),
+    ];
     if (codes.length > 0) lexicon.push([phrase, codes]);
   }
   lexicon.sort((a, b) => (a[0] < b[0] ? -1 : 1));
