@@ -1,8 +1,9 @@
 import fs from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { describe, inject } from "vitest";
 import { type Database, openDatabase } from "#app/db/database.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
+import { createPglite } from "#app/db/pglite.server.ts";
 
 let basePromise: Promise<PGlite> | null = null;
 
@@ -15,9 +16,9 @@ function migratedBase(): Promise<PGlite> {
   basePromise ??= (async () => {
     const dump = inject("migratedPgliteDump");
     if (dump && fs.existsSync(dump)) {
-      return PGlite.create({ loadDataDir: new Blob([fs.readFileSync(dump)]) });
+      return createPglite({ loadDataDir: new Blob([fs.readFileSync(dump)]) });
     }
-    const base = await PGlite.create();
+    const base = await createPglite();
     const db = await openDatabase({ pglite: base });
     await migrate(db);
     await db.close();
