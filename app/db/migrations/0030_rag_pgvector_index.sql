@@ -3,9 +3,10 @@
 -- 0026 added the `vec vector` column only where `vector` was available when it ran, and until
 -- now no database here had it: PGlite now opens with @electric-sql/pglite-pgvector
 -- (app/db/pglite.server.ts), and server PostgreSQL has it once the postgresql-NN-pgvector package
--- is installed. So this file, run on every database, adds the column (and 0026's trigger) where
--- it is missing, fills it from `embedding`, and provides app.rag_ensure_vector_index, which the
--- re-embedding job calls with the model's dimension count.
+-- is installed and created. app.rag_enable_pgvector adds the column (and 0026's trigger) where it
+-- is missing and fills it from `embedding`; this file runs it once, and so does
+-- app.rag_ensure_vector_index, which the re-embedding job calls with the model's dimension count:
+-- a server that gets pgvector after this migration switches over at its next re-embedding run.
 --
 -- Why one partial index per dimension count: HNSW needs a fixed dimension, and the column holds
 -- whatever the configured model returns (EMBEDDINGS_DIMENSIONS is optional). pgvector's documented
@@ -13,37 +14,53 @@
 -- (app/services/rag/dense.server.ts) orders by that same expression. HNSW takes at most 2,000
 -- dimensions: larger models are ranked by an exact scan on `vec`.
 --
--- Without `vector` nothing here but the function is created, and it answers false: the ranking
--- keeps app.rag_cosine over real[] (0026).
+-- Without `vector` only the functions are created, and they answer false: the ranking keeps
+-- app.rag_cosine over real[] (0026).
 
-do $$
+-- True when `vec` is there (made now if needed); false where pgvector is not installed, or is
+-- installed but not created and we may not create it (it is not a trusted extension: a superuser
+-- runs CREATE EXTENSION vector; then this succeeds).
+create function app.rag_enable_pgvector() returns boolean
+  language plpgsql
+  set search_path = ''
+as $$
 begin
-  if exists (select 1 from pg_catalog.pg_available_extensions where name = 'vector') then
-    create extension if not exists vector with schema public;
-    if not exists (select 1 from pg_catalog.pg_attribute
-                   where attrelid = 'public.record_embeddings'::regclass and attname = 'vec' and not attisdropped) then
-      alter table public.record_embeddings add column vec public.vector;
+  if not exists (select 1 from pg_catalog.pg_extension where extname = 'vector') then
+    if not exists (select 1 from pg_catalog.pg_available_extensions where name = 'vector')
+       or not (select r.rolsuper from pg_catalog.pg_roles r where r.rolname = current_user) then
+      return false;
     end if;
-    create or replace function app.rag_embedding_vec() returns trigger
-      language plpgsql
-      set search_path = ''
-    as $f$
-    begin
-      new.vec := new.embedding::public.vector;
-      return new;
-    end
-    $f$;
-    drop trigger if exists record_embeddings_vec on public.record_embeddings;
-    create trigger record_embeddings_vec before insert or update of embedding on public.record_embeddings
-      for each row execute function app.rag_embedding_vec();
-    update public.record_embeddings set vec = embedding::public.vector where vec is null;
+    create extension vector with schema public;
   end if;
+  if exists (select 1 from pg_catalog.pg_attribute
+             where attrelid = 'public.record_embeddings'::regclass and attname = 'vec' and not attisdropped) then
+    return true;
+  end if;
+  alter table public.record_embeddings add column vec public.vector;
+  create or replace function app.rag_embedding_vec() returns trigger
+    language plpgsql
+    set search_path = ''
+  as $f$
+  begin
+    new.vec := new.embedding::public.vector;
+    return new;
+  end
+  $f$;
+  drop trigger if exists record_embeddings_vec on public.record_embeddings;
+  create trigger record_embeddings_vec before insert or update of embedding on public.record_embeddings
+    for each row execute function app.rag_embedding_vec();
+  update public.record_embeddings set vec = embedding::public.vector;
+  return true;
 end
 $$;
+revoke execute on function app.rag_enable_pgvector() from public;
+
+select app.rag_enable_pgvector();
 
 -- Creates the HNSW index for vectors of `p_dims` dimensions if it is missing; false where there
--- is nothing to index (no pgvector, or more dimensions than HNSW takes). Owner-only: the job runs
--- as the owner, and an index build locks the table against writes while it runs.
+-- is nothing to index (no pgvector, a pgvector without HNSW, or more dimensions than HNSW takes).
+-- Owner-only: the job runs as the owner, and an index build locks the table against writes while
+-- it runs.
 create function app.rag_ensure_vector_index(p_dims integer) returns boolean
   language plpgsql
   set search_path = ''
@@ -51,11 +68,11 @@ as $$
 declare
   index_name text := 'record_embeddings_vec_' || p_dims || '_idx';
 begin
-  if p_dims is null or p_dims < 1 or p_dims > 2000 then
+  if p_dims is null or p_dims < 1 or p_dims > 2000 or not app.rag_enable_pgvector() then
     return false;
   end if;
-  if not exists (select 1 from pg_catalog.pg_attribute
-                 where attrelid = 'public.record_embeddings'::regclass and attname = 'vec' and not attisdropped) then
+  -- HNSW came with pgvector 0.5: an older server extension ranks by an exact scan on `vec`.
+  if not exists (select 1 from pg_catalog.pg_am where amname = 'hnsw') then
     return false;
   end if;
   -- Checked first: CREATE INDEX IF NOT EXISTS would still take the table's lock to find out.
