@@ -52,10 +52,12 @@ export async function rankDense(trx: ActorTransaction, args: RankDenseArgs): Pro
       : sql`(1 - app.rag_cosine(e.embedding, ${args.vector}::real[]))`;
   if (indexed) {
     // The filters (organisation, role policy, patient, dates, types) are applied to what the HNSW
-    // scan returns: let it keep scanning until `limit` rows pass them (pgvector ≥ 0.8), and look
-    // at least `limit` candidates deep. Transaction-local; a no-op placeholder elsewhere.
+    // scan returns: let it keep scanning until `limit` rows pass them (pgvector ≥ 0.8). The search
+    // list is twice the pool and at least 100 (pgvector's default 40 found 82% of the exact top 24
+    // on 10,000 random 128-d vectors, 100 found 92% at the same latency; ADR 0027).
+    // Transaction-local; a no-op placeholder where pgvector is not loaded.
     await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true),
-                     set_config('hnsw.ef_search', ${String(Math.max(40, Math.min(args.limit, 1000)))}, true)`.execute(trx);
+                     set_config('hnsw.ef_search', ${String(Math.min(Math.max(100, 2 * args.limit), 1000))}, true)`.execute(trx);
   }
   const { rows } = await sql<RankedRow & { similarity: number }>`
     with near as materialized (
