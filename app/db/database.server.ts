@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { createPgConfig } from "@electric-sql/pglite/node-postgres";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { createPglite } from "./pglite.server.ts";
 import type { DB } from "./schema.ts";
 
 /**
@@ -36,7 +37,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     });
     return { kind: "postgres", pool, kysely: createKysely(pool), close: () => pool.end() };
   }
-  const pglite = options.pglite ?? (await createPglite(options.dataDir ?? "memory://"));
+  const pglite = options.pglite ?? (await openPgliteDir(options.dataDir ?? "memory://"));
   const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
   return {
     kind: "pglite",
@@ -49,11 +50,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   };
 }
 
-async function createPglite(dataDir: string): Promise<PGlite> {
-  if (dataDir === "memory://") return PGlite.create();
+async function openPgliteDir(dataDir: string): Promise<PGlite> {
+  if (dataDir === "memory://") return createPglite();
   const dir = path.resolve(dataDir, "pglite");
   fs.mkdirSync(dir, { recursive: true });
-  return PGlite.create(dir);
+  return createPglite({ dataDir: dir });
 }
 
 function createKysely(pool: pg.Pool): Kysely<DB> {

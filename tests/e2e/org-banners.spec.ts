@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { type APIRequest, expect, type Page, test } from "@playwright/test";
+import { createPglite } from "../../app/db/pglite.server.ts";
 import { signUpAndConfirm, uniqueEmail } from "./auth-helpers.ts";
 import { waitForHydration } from "./helpers.ts";
 import { type ServerProcess, startServer } from "./server-process.ts";
@@ -133,7 +133,7 @@ test.describe("trial ended", () => {
 
     await server?.stop();
     server = null;
-    const db = await PGlite.create(path.join(dataDir, "pglite"));
+    const db = await createPglite({ dataDir: path.join(dataDir, "pglite") });
     await db.query("update public.organizations set trial_ends_at = now() - interval '1 minute' where id = $1", [org.id]);
     await db.close();
     server = await startServer(port, env(dataDir));

@@ -7,12 +7,14 @@ import { runtimeContext } from "#app/runtime/context.ts";
 import { startJobs, stopJobs } from "#app/services/jobs/jobs.server.ts";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { saveDraft } from "#app/services/notes/notes.server.ts";
+import { asActor } from "#app/services/orgs/context.server.ts";
 import { search } from "#app/services/rag/ask.server.ts";
+import { rankDense } from "#app/services/rag/dense.server.ts";
 import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
 import { embedMissing } from "#app/services/rag/embeddings/reembed.server.ts";
 import { reciprocalRankFusion } from "#app/services/rag/fusion.ts";
 import { createLogger } from "#app/utils/logger.server.ts";
-import { createEmbeddingsMock } from "#tests/mocks/openai-embeddings.ts";
+import { conceptVector, createEmbeddingsMock } from "#tests/mocks/openai-embeddings.ts";
 import { generatedNote, patientOf, transcribedVisit } from "#tests/notes/notes-harness.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, type VisitHarness } from "#tests/visits/harness.ts";
@@ -101,6 +103,63 @@ describeEachDatabase("Ask Murmur: dense retrieval", (target) => {
     const hits = await ask("clinician", "Does she have belly pain?");
     expect(texts(hits).some((t) => t.includes("epigastrium"))).toBe(true);
     expect(hits.citations.some((c) => c.source.table === "doctor_notes" && c.snippet.includes("Epigastric"))).toBe(true);
+  });
+
+  it("pgvector with its HNSW index where the database has it (PGlite), real[] elsewhere; same order as the exact cosine", async () => {
+    const { rows: ext } = await sql<{ available: boolean; vec: boolean }>`
+      select exists (select 1 from pg_catalog.pg_available_extensions where name = 'vector') as available,
+             exists (select 1 from pg_catalog.pg_attribute where attrelid = 'public.record_embeddings'::regclass
+                     and attname = 'vec' and not attisdropped) as vec`.execute(h.db.kysely);
+    const pgvector = ext[0]?.available === true;
+    // PGlite opens with @electric-sql/pglite-pgvector (app/db/pglite.server.ts): the vector path
+    // is the one proven there; this machine's server PostgreSQL has no pgvector: the fallback.
+    if (target.name === "pglite") expect(pgvector).toBe(true);
+    expect(ext[0]?.vec).toBe(pgvector);
+    const status = await call(h, embeddingsRoute, { method: "GET", path: "/api/rag/embeddings", as: "owner" });
+    expect(status.body.pgvector).toBe(pgvector);
+    if (pgvector) {
+      const { rows } = await sql<{ missing: number; indexed: boolean }>`
+        select (select count(*) from public.record_embeddings where org_id = ${h.a.orgId} and vec is null)::int as missing,
+               exists (select 1 from pg_catalog.pg_indexes where indexname = 'record_embeddings_vec_64_idx') as indexed`.execute(
+        h.db.kysely,
+      );
+      expect(rows[0]).toEqual({ missing: 0, indexed: true });
+      // The dense ranking's ORDER BY is the index's expression: the planner can serve it from HNSW.
+      const q = JSON.stringify(conceptVector("belly pain", 64));
+      const plan = await h.db.pool.connect();
+      try {
+        await plan.query("begin");
+        await plan.query("set local enable_seqscan = off");
+        const { rows: lines } = await plan.query<{ "QUERY PLAN": string }>(
+          `explain select chunk_id from public.record_embeddings e where e.dims = 64
+           order by e.vec::public.vector(64) operator(public.<=>) $1::public.vector(64) limit 5`,
+          [q],
+        );
+        expect(lines.map((l) => l["QUERY PLAN"]).join("\n")).toContain("record_embeddings_vec_64_idx");
+      } finally {
+        await plan.query("rollback");
+        plan.release();
+      }
+    }
+    // Whatever the path, the order is the exact cosine's, computed here from the mock's vectors.
+    const question = conceptVector("Does she have belly pain?", 64);
+    const ranked = await asActor(as("clinician"), h.a.orgId, (trx) =>
+      rankDense(trx, {
+        orgId: h.a.orgId,
+        types: ["transcription", "doctor_note", "case"],
+        model: "concepts-64",
+        vector: question,
+        patientId,
+        filters: {},
+        limit: 500,
+      }),
+    );
+    const cosine = (text: string) => conceptVector(text, 64).reduce((s, x, i) => s + x * (question[i] ?? 0), 0);
+    expect(ranked.length).toBeGreaterThan(3);
+    for (const passage of ranked) expect(passage.score).toBeCloseTo(cosine(passage.text), 5);
+    const scores = ranked.map((p) => p.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(ranked[0]?.text).toContain("epigastri");
   });
 
   it("the role filter applies before dense ranking: staff never get the note sentence", async () => {

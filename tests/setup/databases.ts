@@ -1,8 +1,9 @@
 import fs from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { describe, inject } from "vitest";
 import { type Database, openDatabase } from "#app/db/database.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
+import { createPglite } from "#app/db/pglite.server.ts";
 
 let dumpBlob: Blob | null | undefined;
 let basePromise: Promise<PGlite> | null = null;
@@ -23,7 +24,7 @@ function migratedDump(): Blob | null {
 /** Without the dump: one migrated PGlite per file, cloned for each database. */
 function migratedBase(): Promise<PGlite> {
   basePromise ??= (async () => {
-    const base = await PGlite.create();
+    const base = await createPglite();
     const db = await openDatabase({ pglite: base });
     await migrate(db);
     await db.close();
@@ -40,7 +41,7 @@ function migratedBase(): Promise<PGlite> {
  */
 export async function createPgliteTestDatabase(): Promise<Database> {
   const dump = migratedDump();
-  const pglite = dump ? await PGlite.create({ loadDataDir: dump }) : ((await (await migratedBase()).clone()) as PGlite);
+  const pglite = dump ? await createPglite({ loadDataDir: dump }) : ((await (await migratedBase()).clone()) as PGlite);
   const db = await openDatabase({ pglite });
   const close = db.close;
   return {

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "#app/db/database.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
+import { createPglite } from "#app/db/pglite.server.ts";
 
 // Vitest runs every test file in a fresh process, and starting PGlite (initdb in WASM) plus every
 // migration costs seconds per file on this 2-core machine. Do it once per run, dump the data
@@ -13,7 +13,7 @@ import { migrate } from "#app/db/migrate.server.ts";
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "murmur-vitest-"));
   const file = path.join(dir, "migrated.tar");
-  const base = await PGlite.create();
+  const base = await createPglite();
   const db = await openDatabase({ pglite: base });
   await migrate(db);
   await db.close();

@@ -148,7 +148,11 @@ create policy rag_embedding_runs_select on public.rag_embedding_runs for select 
 -- with its vector extension). Checked here so the same file runs everywhere.
 do $$
 begin
-  if exists (select 1 from pg_catalog.pg_available_extensions where name = 'vector') then
+  -- Created by us only as a superuser (pgvector is not a trusted extension); a server where an
+  -- administrator already ran CREATE EXTENSION vector needs no privilege here.
+  if exists (select 1 from pg_catalog.pg_extension where extname = 'vector')
+     or (exists (select 1 from pg_catalog.pg_available_extensions where name = 'vector')
+         and (select r.rolsuper from pg_catalog.pg_roles r where r.rolname = current_user)) then
     create extension if not exists vector;
     alter table public.record_embeddings add column vec public.vector;
     create function app.rag_embedding_vec() returns trigger

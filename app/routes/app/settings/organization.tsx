@@ -4,14 +4,18 @@ import { LeaveOrganization } from "#app/components/org-settings/leave-organizati
 import { OrganizationForm } from "#app/components/org-settings/organization-form.tsx";
 import { OrganizationPlan } from "#app/components/org-settings/organization-plan.tsx";
 import { OrganizationSummary } from "#app/components/org-settings/organization-summary.tsx";
+import { SemanticSearch } from "#app/components/org-settings/semantic-search.tsx";
 import { Section } from "#app/components/ui/page.tsx";
 import { ORG_PMS } from "#app/db/schema.ts";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
+import { runtimeContext } from "#app/runtime/context.ts";
 import { clearOrgCookieHeader } from "#app/services/org-context/cookie.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { MANAGER_ROLES } from "#app/services/orgs/context.server.ts";
 import { removeMember } from "#app/services/orgs/members.server.ts";
 import { getOrg, updateOrg } from "#app/services/orgs/orgs.server.ts";
+import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
+import { getEmbeddingStatus, startReembedding } from "#app/services/rag/embeddings/status.server.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
 import { readForm } from "#app/utils/read-form.server.ts";
 import { INVALID_TEXT } from "#app/utils/storable-text.ts";
@@ -33,12 +37,19 @@ const FORM_CODES = [
 ];
 
 // Settings → Organisation (issue 4 "Roles, members, invitations"): every member reads it, owners
-// and admins edit it, anyone may leave.
+// and admins edit it, anyone may leave. Owners also see Ask Murmur's re-embedding (issue 12), the
+// same status as GET /api/rag/embeddings.
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { org, role } = requireOrg(context);
   // The retention lives in the organisation's settings, which the request context does not carry.
-  const details = await getOrg(settingsServiceArgs(context, request));
+  const args = settingsServiceArgs(context, request);
+  const details = await getOrg(args);
   const locale = localeFromPath(pageUrl(request).pathname);
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: org.timezone });
+  const embeddings =
+    role === "owner"
+      ? await getEmbeddingStatus({ ...args, client: createEmbeddingsClient(context.get(runtimeContext).env) })
+      : null;
   const trialEnds =
     org.plan === "trial" && org.trial_ends_at
       ? new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: org.timezone }).format(new Date(org.trial_ends_at))
@@ -62,12 +73,34 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     timeZones: canEdit ? withCurrent(supportedTimeZones(), org.timezone) : [],
     regions: canEdit ? withCurrent(ORG_REGIONS, org.region) : [],
     pmsOptions: ORG_PMS,
+    semanticSearch: embeddings && {
+      configured: embeddings.configured,
+      model: embeddings.model,
+      pgvector: embeddings.pgvector,
+      state: embeddings.state,
+      done: embeddings.done,
+      total: embeddings.total,
+      error: embeddings.error,
+      updatedAt: embeddings.updated_at ? dateTime.format(new Date(embeddings.updated_at)) : null,
+    },
   };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { org, user } = requireOrg(context);
   const form = Object.fromEntries(await readForm(request));
+  if (form.intent === "reembed") {
+    // Owners only, and 409 embeddings_not_configured without EMBEDDINGS_*: the service decides.
+    try {
+      await startReembedding({
+        ...settingsServiceArgs(context, request),
+        client: createEmbeddingsClient(context.get(runtimeContext).env),
+      });
+    } catch (error) {
+      return serviceFailure("reembed", error);
+    }
+    return { intent: "reembed", done: true };
+  }
   const intent = form.intent === "update" || form.intent === "leave" ? form.intent : "invalid";
   const parsed = organizationActionSchema(org).safeParse(form);
   if (!parsed.success) return invalidForm(intent, parsed.error, FORM_CODES);
@@ -111,6 +144,7 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
         )}
       </Section>
       <OrganizationPlan plan={org.plan} trialEnds={trialEnds} />
+      {loaderData.semanticSearch ? <SemanticSearch status={loaderData.semanticSearch} result={actionData} /> : null}
       <LeaveOrganization orgName={org.name} result={actionData} />
     </div>
   );

@@ -67,6 +67,7 @@ export async function embedMissing(args: EmbedMissingArgs): Promise<EmbedProgres
   const batchSize = args.batchSize ?? EMBED_BATCH;
   let progress = await counts(db, orgId, client.model);
   await saveRun(db, orgId, client.model, "running", progress);
+  let indexedDims: number | null = null;
   try {
     for (let batch = 0; args.maxBatches === undefined || batch < args.maxBatches; batch++) {
       args.signal?.throwIfAborted();
@@ -85,6 +86,13 @@ export async function embedMissing(args: EmbedMissingArgs): Promise<EmbedProgres
         rows.map((r) => r.text),
         args.signal,
       );
+      const dims = vectors[0]?.length ?? 0;
+      if (dims !== indexedDims) {
+        // Before the first insert of this dimension count, while the index is cheap to build
+        // (0030, ADR 0027); a no-op without pgvector and once the index exists.
+        await sql`select app.rag_ensure_vector_index(${dims}::int)`.execute(db.kysely);
+        indexedDims = dims;
+      }
       // A passage deleted while its batch was being embedded is skipped by the join.
       await sql`
         insert into public.record_embeddings (chunk_id, org_id, record_type, model, dims, embedding)
