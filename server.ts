@@ -10,6 +10,7 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import { createLogger, guardStdio, stdoutLogSink } from "./app/utils/logger.server.ts";
 import { createHttpLogger } from "./server/http-logger.ts";
+import { pageCache } from "./server/page-cache.ts";
 import { guardRequest } from "./server/request-guard.ts";
 import { requestIdentity } from "./server/request-identity.ts";
 import { sameOriginGuard } from "./server/same-origin-guard.ts";
@@ -98,6 +99,9 @@ async function main() {
       express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false, fallthrough: false }),
     );
     app.use(compression({ level: 1 }));
+    // After compression (a copy is stored uncompressed, then compressed per response like any page)
+    // and after the security headers (a copy gets this response's nonce).
+    app.use(pageCache({ ttlMs: env.PAGE_CACHE_TTL_MS }));
     // redirect: false — a folder under public/ must never turn a page's URL into "/folder/".
     // Only a path whose last segment has a dot can be a file: pages skip the static lookup (a
     // filesystem stat per page request otherwise).

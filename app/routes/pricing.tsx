@@ -7,6 +7,10 @@ import { PageMeta } from "#app/components/page-meta.tsx";
 import { SiteFooter } from "#app/components/site-footer.tsx";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import { PLAN_ORDER, TRIAL_DAYS } from "#app/services/billing/plans.ts";
+import { anonymousPageHeaders } from "#app/utils/page-cache.ts";
+
+// The same page for every visitor without cookies: served from the anonymous page cache.
+export const headers = anonymousPageHeaders;
 
 /**
  * SPEC §2: public, no layout of its own. Issue 4: Trial, Solo, Practice and Clinic with what each

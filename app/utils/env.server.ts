@@ -116,6 +116,11 @@ export const EnvSchema = z
      * requests drain and jobs finish in the first part, the database closes in the rest.
      */
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+    /**
+     * How long a cookie-less visitor may be served a copy of a public page (sign-in, sign-up,
+     * marketing) rendered for someone else; 0 renders every time (server/page-cache.ts, ADR 0033).
+     */
+    PAGE_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   })
   .superRefine((env, ctx) => {
     checkStorageEnv(env, ctx);

@@ -6,6 +6,10 @@ export type LoadOptions = {
   duration: number;
   connections: number;
   warmupRequests: number;
+  /** Extra request headers, e.g. a cookie, which makes the server render instead of using its page cache. */
+  headers?: Record<string, string>;
+  /** Shown after the path in tables ("rendered", "page cache"). */
+  label?: string;
 };
 
 export type LoadResult = {
@@ -28,12 +32,13 @@ export type LoadResult = {
 /** Warms the route up (JIT, caches, pooled connections), then measures it under constant load. */
 export async function measureUrl(baseUrl: string, path: string, options: LoadOptions): Promise<LoadResult> {
   const url = baseUrl + path;
-  await autocannon({ url, connections: options.connections, amount: options.warmupRequests, headers: BROWSER_HEADERS });
+  const headers = { ...BROWSER_HEADERS, ...options.headers };
+  await autocannon({ url, connections: options.connections, amount: options.warmupRequests, headers });
 
   // autocannon's histogram gives p97.5/p99 but no p95, so keep every response time and rank them ourselves.
   const times: number[] = [];
   let bytes = 0;
-  const instance = autocannon({ url, connections: options.connections, duration: options.duration, headers: BROWSER_HEADERS });
+  const instance = autocannon({ url, connections: options.connections, duration: options.duration, headers });
   instance.on("response", (_client, _statusCode, resBytes, responseTime) => {
     times.push(responseTime);
     bytes += resBytes;
@@ -43,7 +48,7 @@ export async function measureUrl(baseUrl: string, path: string, options: LoadOpt
   times.sort((a, b) => a - b);
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
   return {
-    path,
+    path: options.label ? `${path} (${options.label})` : path,
     durationSec: result.duration,
     connections: options.connections,
     responses: times.length,

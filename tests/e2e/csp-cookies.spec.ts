@@ -34,7 +34,7 @@ async function watchViolations(context: BrowserContext): Promise<void> {
 }
 
 /** Loads `url` and checks its policy, its scripts' nonces and that nothing was blocked. */
-async function expectStrictCsp(page: Page, url: string): Promise<void> {
+async function expectStrictCsp(page: Page, url: string): Promise<Response> {
   const console: string[] = [];
   const onConsole = (msg: { text(): string }) => {
     if (/Content Security Policy|Refused to (execute|load|apply)/i.test(msg.text())) console.push(msg.text());
@@ -61,6 +61,7 @@ async function expectStrictCsp(page: Page, url: string): Promise<void> {
   expect(violations, url).toEqual([]);
   expect(console, url).toEqual([]);
   page.off("console", onConsole);
+  return response;
 }
 
 test.describe.configure({ timeout: 240_000 });
@@ -68,6 +69,19 @@ test.describe.configure({ timeout: 240_000 });
 test("public pages: nonce on every script, no unsafe-inline, no violation", async ({ page, context }) => {
   await watchViolations(context);
   for (const url of PUBLIC_PAGES) await expectStrictCsp(page, url);
+});
+
+// ADR 33: a visitor without cookies may get a copy of a public page rendered for someone else; the
+// copy must carry this response's nonce, or the browser would refuse every script on it.
+test("public pages served from the anonymous page cache keep a working nonce", async ({ page, context }) => {
+  await watchViolations(context);
+  for (const url of PUBLIC_PAGES) {
+    await context.clearCookies();
+    await page.goto(url);
+    await context.clearCookies();
+    const copy = await expectStrictCsp(page, url);
+    expect(copy.headers()["x-page-cache"], `${url}: served from the cache`).toBe("hit");
+  }
 });
 
 test("signed-in pages: nonce on every script, no violation; cookies host-only, Path=/, SameSite=Lax", async ({

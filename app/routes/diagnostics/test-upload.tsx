@@ -13,6 +13,7 @@ import {
   publicAccess,
   serviceFailure,
 } from "#app/services/diagnostics/page-context.server.ts";
+import { uncachedPageHeaders } from "#app/utils/page-cache.ts";
 import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/test-upload";
 
@@ -20,6 +21,9 @@ const CreateSchema = z.object({ intent: z.literal("create"), language: z.enum(["
 
 // SPEC §2: a test page with no guard. Issue 5: a signed-in clinician uploads an audio file into a
 // new diagnostic visit; anonymous visitors get a sign-in prompt.
+// Diagnostics show live engine state: never a copy (the marketing layout's pages are cached).
+export const headers = uncachedPageHeaders;
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   return { access: publicAccess(await diagnosticAccess(context, request)) };
 }

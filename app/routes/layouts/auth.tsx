@@ -1,6 +1,7 @@
 import { Outlet, redirect } from "react-router";
 import { Brand } from "#app/components/brand.tsx";
 import { LanguageSwitcher } from "#app/components/language-switcher.tsx";
+import { anonymousPageHeaders } from "#app/utils/page-cache.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
 import type { Route } from "./+types/auth";
 
@@ -13,6 +14,9 @@ export function loader({ request }: Route.LoaderArgs) {
   }
   return null;
 }
+
+// The same page for every visitor without cookies: served from the anonymous page cache.
+export const headers = anonymousPageHeaders;
 
 /** Public pages with no app layout: a brand mark, the form, and the language choice. */
 export default function AuthLayout() {
