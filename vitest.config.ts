@@ -25,10 +25,7 @@ export default defineConfig({
       "tests/server/**/*.test.ts",
       "app/**/*.test.ts",
     ],
-    // Backup/restore (issue 17, open): the archive round trip does not finish in this runner and the
-    // under-load restore answers 401 to the old session. They stay out of the run (remove them here
-    // to run them) until they pass.
-    exclude: ["tests/server/backup-restore.test.ts", "tests/server/backup-under-load.test.ts", "**/node_modules/**"],
+    exclude: ["**/node_modules/**"],
     environment: "node",
     globalSetup: ["tests/setup/global-migrated-pglite.ts", "tests/setup/global-postgres-workers.ts"],
     testTimeout: 30_000,

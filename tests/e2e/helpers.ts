@@ -63,6 +63,24 @@ export function collectPageErrors(page: Page): string[] {
 }
 
 /**
+ * Waits until React has hydrated the document, without waiting for the network to go quiet: the
+ * page has loaded, React has claimed the server-rendered <html>, and passive effects have had a
+ * turn. For pages whose data comes with the document (read-only scans such as a11y and routes):
+ * "networkidle" costs at least 500 ms per page, and a hydrated page has loaded every module it
+ * renders. Journeys that click into client-side fetches keep `waitForHydration`.
+ */
+export async function waitForReady(page: Page): Promise<void> {
+  await page.waitForLoadState("load");
+  await page.waitForFunction(() => {
+    const hydrated = (el: Element | null) => !!el && Object.keys(el).some((k) => k.startsWith("__reactFiber$"));
+    return hydrated(document.documentElement) || hydrated(document.body) || hydrated(document.querySelector("main"));
+  });
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50)))),
+  );
+}
+
+/**
  * Waits until React has hydrated the document: the page has loaded, the network is quiet, React
  * has claimed the server-rendered <html>, and passive effects (event listeners) have had a turn.
  */

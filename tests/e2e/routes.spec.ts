@@ -7,7 +7,7 @@ import {
   PUBLIC_PAGES,
   SIGNED_IN_PAGES,
   t,
-  waitForHydration,
+  waitForReady,
 } from "./helpers.ts";
 
 // Exact titles and descriptions fixed by the spec for the English sign-in journey.
@@ -30,7 +30,7 @@ for (const { lang, prefix } of LANGS) {
       const errors = collectPageErrors(page);
       const response = await page.goto(url);
       expect(response?.status()).toBe(200);
-      await waitForHydration(page);
+      await waitForReady(page);
 
       await expect(page.locator("html")).toHaveAttribute("lang", lang);
       await expect(page).toHaveTitle(TITLE_PATTERN);

@@ -47,6 +47,23 @@ async function ledger(dataDir: string): Promise<number[]> {
   }
 }
 
+/** Where the content of the archive's first file of over 100 bytes starts (ustar: size at 124, octal). */
+function firstFileContentOffset(tar: Buffer): number {
+  for (let offset = 0; offset + 512 <= tar.length; ) {
+    const size = Number.parseInt(
+      tar
+        .subarray(offset + 124, offset + 136)
+        .toString("latin1")
+        .replace(/\0.*$/, "")
+        .trim() || "0",
+      8,
+    );
+    if (size > 100) return offset + 512;
+    offset += 512 + Math.ceil(size / 512) * 512;
+  }
+  throw new Error("no file of over 100 bytes in the archive");
+}
+
 /** The archive's tar, gunzipped, for tests that damage it on purpose. */
 const tarOf = (archive: string) => zlib.gunzipSync(fs.readFileSync(archive));
 
@@ -106,11 +123,17 @@ describe("backup and restore of an embedded data folder", () => {
     let next = 1;
     let writing = true;
     const acknowledged: number[] = [0];
+    // PGlite runs in this thread and answers through promises only: an insert loop with nothing
+    // else awaited is one endless chain of microtasks, so no timer, socket or file callback ever
+    // runs — this test used to hang here, before the backup began, with the writer filling the
+    // disk (hundreds of MB of WAL). A server's writes arrive as socket events, one request at a
+    // time; the writer yields to the event loop between inserts the same way.
     const writer = (async () => {
       while (writing) {
         await db.pool.query("insert into ledger values ($1, $2)", [next, `row ${next}`]);
         acknowledged.push(next);
         next += 1;
+        await new Promise((resolve) => setImmediate(resolve));
       }
     })();
     try {
@@ -147,8 +170,11 @@ describe("backup and restore of an embedded data folder", () => {
 
   it("refuses an archive whose file bytes no longer match the manifest, and leaves no folder", async () => {
     const tar = tarOf(archive);
-    // The first file's content starts right after its 512-byte header.
-    tar[512 + 100] = (tar[512 + 100] ?? 0) ^ 0xff;
+    // One byte inside the first file's content (after its 512-byte header). The archive starts
+    // with its folders' headers (size 0), so the first entry is not a file: flipping a byte at a
+    // fixed offset hit a header and tested the header checksum instead of the manifest's.
+    const at = firstFileContentOffset(tar);
+    tar[at + 100] = (tar[at + 100] ?? 0) ^ 0xff;
     const damaged = dir("flipped.tar.gz");
     fs.writeFileSync(damaged, zlib.gzipSync(tar));
     const target = dir("from-flipped");

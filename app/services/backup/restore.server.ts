@@ -4,7 +4,7 @@
 
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
-import fsp from "node:fs/promises";
+import fsp, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import zlib from "node:zlib";
 import pg from "pg";
@@ -102,7 +102,11 @@ async function unpack(archive: string, into: string): Promise<{ manifest: Manife
   const found = new Map<string, ManifestFile>();
   const folders = new Set<string>();
   let manifestBody: Buffer | null = null;
-  const gunzip = fs.createReadStream(archive).pipe(zlib.createGunzip());
+  const source = fs.createReadStream(archive);
+  const gunzip = source.pipe(zlib.createGunzip());
+  // The file being written when a damaged archive stops the extraction: its sink never ends, so
+  // its handle is closed here (it was left to the garbage collector, which Node warns about).
+  let writing: FileHandle | null = null;
   try {
     await extractTar(
       gunzip,
@@ -123,6 +127,7 @@ async function unpack(archive: string, into: string): Promise<{ manifest: Manife
         const target = path.join(into, ...rel.split("/"));
         await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
         const handle = await fsp.open(target, "w", file.mode & 0o777 || 0o600);
+        writing = handle;
         const hash = createHash("sha256");
         let bytes = 0;
         return {
@@ -132,6 +137,7 @@ async function unpack(archive: string, into: string): Promise<{ manifest: Manife
             await handle.write(chunk);
           },
           end: async () => {
+            writing = null;
             await handle.close();
             found.set(rel, { path: rel, bytes, sha256: hash.digest("hex") });
           },
@@ -147,6 +153,10 @@ async function unpack(archive: string, into: string): Promise<{ manifest: Manife
     if (error instanceof BackupError) throw error;
     // zlib's own checks (CRC, length, a truncated stream) land here.
     throw new BackupError("archive_damaged", `the archive cannot be read: ${(error as Error).message}`);
+  } finally {
+    await (writing as FileHandle | null)?.close().catch(() => {});
+    source.destroy();
+    gunzip.destroy();
   }
   const manifest = parseManifest(manifestBody);
   verify(manifest, found, folders);
