@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as noteRoute from "#app/routes/resources/api-note.ts";
 import * as examsRoute from "#app/routes/resources/api-patient-perio-exams.ts";
 import * as examRoute from "#app/routes/resources/api-perio-exam.ts";
-import * as noteRoute from "#app/routes/resources/api-note.ts";
 import { applyChartFindings } from "#app/services/notes/chart/apply-chart.ts";
 import { perioFindings } from "#app/services/notes/chart/perio-findings.ts";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
@@ -116,7 +116,9 @@ describeEachDatabase("periodontal chart in the note", (target) => {
     // Org A is a US practice: Universal numbering. 31 teeth, 4 MB sites + 30 DL ≥ 5 mm.
     expect(charting.text).toContain("- 31 teeth present.");
     expect(charting.text).toContain("Missing: 1.");
-    expect(charting.text).toMatch(/Probing depths: mean 4\.8 mm, deepest 7 mm; 5 sites ≥ 4 mm, 5 ≥ 5 mm, 5 ≥ 6 mm \(9 sites probed\)\./);
+    expect(charting.text).toMatch(
+      /Probing depths: mean 4\.8 mm, deepest 7 mm; 5 sites ≥ 4 mm, 5 ≥ 5 mm, 5 ≥ 6 mm \(9 sites probed\)\./,
+    );
     expect(charting.text).toContain("Clinical attachment level: mean 5.3 mm, greatest 8 mm.");
     expect(charting.text).toContain("Bleeding on probing at 4 of 186 sites (2.2%).");
     expect(charting.text).toContain("Deepest sites: 30 DL 7 mm, 3 MB 6 mm, 14 MB 6 mm, 19 MB 6 mm, 30 MB 6 mm.");
@@ -212,11 +214,15 @@ describeEachDatabase("periodontal chart in the note", (target) => {
       as: "staff",
     });
     const blank = await getNote((await generatedNote(h, engine, { visitId, templateId: "builtin:periodontal_exam" })).noteId);
-    expect(blank.sections.flatMap((s: NoteSectionDraft) => s.sentences).some((s: NoteSentence) => s.source === "chart")).toBe(false);
+    expect(blank.sections.flatMap((s: NoteSectionDraft) => s.sentences).some((s: NoteSentence) => s.source === "chart")).toBe(
+      false,
+    );
 
     await chartedExam(patientId, day);
     const soap = await getNote((await generatedNote(h, engine, { visitId, templateId: "builtin:soap" })).noteId);
-    expect(soap.sections.flatMap((s: NoteSectionDraft) => s.sentences).some((s: NoteSentence) => s.source === "chart")).toBe(false);
+    expect(soap.sections.flatMap((s: NoteSectionDraft) => s.sentences).some((s: NoteSentence) => s.source === "chart")).toBe(
+      false,
+    );
 
     const { noteId } = await generatedNote(h, engine, { visitId, templateId: "builtin:periodontal_exam" });
     const charting = sectionOf(await getNote(noteId), "charting");
@@ -262,7 +268,15 @@ describe("chart sections of other templates", () => {
           verbosity: "standard",
           persistent: false,
         },
-        { key: "a", title: "Evaluación", kind: "assessment", header: "always", style: "prose", verbosity: "standard", persistent: false },
+        {
+          key: "a",
+          title: "Evaluación",
+          kind: "assessment",
+          header: "always",
+          style: "prose",
+          verbosity: "standard",
+          persistent: false,
+        },
       ],
     };
     const draft: NoteSectionDraft[] = [
@@ -272,13 +286,25 @@ describe("chart sections of other templates", () => {
         text: "Sondaje con sonda PCP-UNC 15. Bolsas de cuatro.",
         sentences: [
           { text: "Sondaje con sonda PCP-UNC 15.", evidence: [], supported: true, source: "template" },
-          { text: "Bolsas de cuatro.", evidence: [{ start: 1, end: 2, quote: "bolsas de cuatro" }], supported: true, source: "transcript" },
+          {
+            text: "Bolsas de cuatro.",
+            evidence: [{ start: 1, end: 2, quote: "bolsas de cuatro" }],
+            supported: true,
+            source: "transcript",
+          },
         ],
       },
-      { key: "a", title: "Evaluación", text: "Gingivitis.", sentences: [{ text: "Gingivitis.", evidence: [], supported: true, source: "transcript" }] },
+      {
+        key: "a",
+        title: "Evaluación",
+        text: "Gingivitis.",
+        sentences: [{ text: "Gingivitis.", evidence: [], supported: true, source: "transcript" }],
+      },
     ];
     const [perio, assessment] = applyChartFindings(template, draft, findings);
-    expect(perio?.text.startsWith("Sondaje con sonda PCP-UNC 15.\nHallazgos del periodontograma del 4 de mayo de 2026.")).toBe(true);
+    expect(perio?.text.startsWith("Sondaje con sonda PCP-UNC 15.\nHallazgos del periodontograma del 4 de mayo de 2026.")).toBe(
+      true,
+    );
     expect(perio?.text).toContain("Sangrado al sondaje en 1 de 192 sitios (0,5 %).");
     expect(perio?.text).toContain("Placa en 1 de 192 sitios (0,5 %).");
     expect(perio?.text).toContain("1 sitio ≥ 4 mm, 0 ≥ 5 mm, 0 ≥ 6 mm (1 sitio sondado).");
@@ -292,7 +318,11 @@ describe("chart sections of other templates", () => {
 
   it("gives nothing for a chart without a single probing depth", () => {
     expect(
-      perioFindings({ id: "e", patient_id: "p", exam_date: "2026-05-04", data: emptyChart(), risk: {}, confirmed: null }, "en", "universal"),
+      perioFindings(
+        { id: "e", patient_id: "p", exam_date: "2026-05-04", data: emptyChart(), risk: {}, confirmed: null },
+        "en",
+        "universal",
+      ),
     ).toBeNull();
   });
 });

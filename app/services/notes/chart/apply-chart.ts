@@ -45,10 +45,7 @@ export function applyChartFindings(
     if (!chart || !section) return draft;
     const fixed = draft.sentences.filter((s) => s.source === "template");
     const sentences = [...fixed, ...chart];
-    const text = [
-      fixed.length ? sectionText(fixed, section.style) : "",
-      sectionText(chart, section.style),
-    ]
+    const text = [fixed.length ? sectionText(fixed, section.style) : "", sectionText(chart, section.style)]
       .filter(Boolean)
       .join("\n");
     return { ...draft, text, sentences };

@@ -62,7 +62,13 @@ export function perioFindings(exam: ChartExam, language: NoteLanguage, numbering
   charting.push(sentence(p.chartOf(formatCalendarDate(exam.exam_date, language, "long"))));
   const missing = UNIVERSAL_TEETH.filter((t) => getTooth(exam.data, t).missing);
   charting.push(sentence(`${p.teethPresent(summary.teethPresent, summary.implants)}`));
-  if (missing.length) charting.push(sentence(p.missing(joinList(language, missing.map(label))), missing.map((tooth) => ({ tooth }))));
+  if (missing.length)
+    charting.push(
+      sentence(
+        p.missing(joinList(language, missing.map(label))),
+        missing.map((tooth) => ({ tooth })),
+      ),
+    );
   charting.push(
     sentence(
       p.probing({
@@ -93,8 +99,7 @@ export function perioFindings(exam: ChartExam, language: NoteLanguage, numbering
   // Deepest first; ties in chart order (tooth then site), so the same chart gives the same note.
   deep.sort((a, b) => b.pd - a.pd);
   const worst = deep.slice(0, DEEPEST_LIMIT);
-  if (worst.length)
-    charting.push(sentence(p.deepest(worst.map((d) => `${siteName(d)} ${p.mm(d.pd)}`).join(", ")), worst));
+  if (worst.length) charting.push(sentence(p.deepest(worst.map((d) => `${siteName(d)} ${p.mm(d.pd)}`).join(", ")), worst));
   if (suppuration.length)
     charting.push(sentence(p.suppuration(suppuration.length, suppuration.map(siteName).join(", ")), suppuration));
 
@@ -116,13 +121,14 @@ export function perioFindings(exam: ChartExam, language: NoteLanguage, numbering
   const hygiene: NoteSentence[] = [];
   const allSites = summary.teethPresent * SITES.length;
   if (summary.plaqueSites > 0) hygiene.push(sentence(p.plaque(summary.plaqueSites, allSites, summary.plaquePercent ?? 0)));
-  const calculus = present.reduce(
-    (n, t) => n + SITES.filter((s) => getTooth(exam.data, t).sites[s].calculus).length,
-    0,
-  );
+  const calculus = present.reduce((n, t) => n + SITES.filter((s) => getTooth(exam.data, t).sites[s].calculus).length, 0);
   if (calculus > 0) hygiene.push(sentence(p.calculus(calculus)));
 
-  return { charting, hygiene, diagnosis: diagnosisSentences(exam, classify(exam.data, exam.risk), language).map((t) => sentence(t)) };
+  return {
+    charting,
+    hygiene,
+    diagnosis: diagnosisSentences(exam, classify(exam.data, exam.risk), language).map((t) => sentence(t)),
+  };
 }
 
 /** The clinician's confirmation wins over the proposal (issue 14: "confirms or overrides (kept, audited)"). */

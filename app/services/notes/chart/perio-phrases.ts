@@ -40,7 +40,8 @@ const num = (lang: NoteLanguage, n: number) => (lang === "en" ? String(n) : Stri
 
 const en: PerioPhrases = {
   chartOf: (date) => `Findings from the periodontal chart of ${date}.`,
-  teethPresent: (n, implants) => `${n} ${plural(n, "tooth", "teeth")} present${implants ? `, including ${implants} ${plural(implants, "implant", "implants")}` : ""}.`,
+  teethPresent: (n, implants) =>
+    `${n} ${plural(n, "tooth", "teeth")} present${implants ? `, including ${implants} ${plural(implants, "implant", "implants")}` : ""}.`,
   missing: (teeth) => `Missing: ${teeth}.`,
   probing: (p) =>
     `Probing depths: mean ${num("en", p.mean)} mm, deepest ${p.max} mm; ${p.pd4} ${plural(p.pd4, "site", "sites")} ≥ 4 mm, ${p.pd5} ≥ 5 mm, ${p.pd6} ≥ 6 mm (${p.measured} ${plural(p.measured, "site", "sites")} probed).`,
@@ -66,7 +67,8 @@ const en: PerioPhrases = {
 
 const fr: PerioPhrases = {
   chartOf: (date) => `Données du charting parodontal du ${date}.`,
-  teethPresent: (n, implants) => `${n} ${plural(n, "dent présente", "dents présentes")}${implants ? `, dont ${implants} ${plural(implants, "implant", "implants")}` : ""}.`,
+  teethPresent: (n, implants) =>
+    `${n} ${plural(n, "dent présente", "dents présentes")}${implants ? `, dont ${implants} ${plural(implants, "implant", "implants")}` : ""}.`,
   missing: (teeth) => `Absentes : ${teeth}.`,
   probing: (p) =>
     `Profondeurs de sondage : moyenne ${num("fr", p.mean)} mm, maximum ${p.max} mm ; ${p.pd4} ${plural(p.pd4, "site", "sites")} ≥ 4 mm, ${p.pd5} ≥ 5 mm, ${p.pd6} ≥ 6 mm (${p.measured} ${plural(p.measured, "site sondé", "sites sondés")}).`,
@@ -87,13 +89,13 @@ const fr: PerioPhrases = {
     `Parodontite stade ${stage}${extent ? `, ${extent}` : ""}${grade ? `, grade ${grade}` : ""}`,
   confirmed: "confirmé par le praticien sur le charting",
   proposed: "proposé d'après le charting selon la classification AAP/EFP 2017, à confirmer",
-  noPeriodontitis:
-    "Pas de parodontite selon la définition de cas AAP/EFP 2017 (proposé d'après le charting, à confirmer).",
+  noPeriodontitis: "Pas de parodontite selon la définition de cas AAP/EFP 2017 (proposé d'après le charting, à confirmer).",
 };
 
 const es: PerioPhrases = {
   chartOf: (date) => `Hallazgos del periodontograma del ${date}.`,
-  teethPresent: (n, implants) => `${n} ${plural(n, "diente presente", "dientes presentes")}${implants ? `, incluidos ${implants} ${plural(implants, "implante", "implantes")}` : ""}.`,
+  teethPresent: (n, implants) =>
+    `${n} ${plural(n, "diente presente", "dientes presentes")}${implants ? `, incluidos ${implants} ${plural(implants, "implante", "implantes")}` : ""}.`,
   missing: (teeth) => `Ausentes: ${teeth}.`,
   probing: (p) =>
     `Profundidad de sondaje: media ${num("es", p.mean)} mm, máxima ${p.max} mm; ${p.pd4} ${plural(p.pd4, "sitio", "sitios")} ≥ 4 mm, ${p.pd5} ≥ 5 mm, ${p.pd6} ≥ 6 mm (${p.measured} ${plural(p.measured, "sitio sondado", "sitios sondados")}).`,
