@@ -105,3 +105,53 @@ test("the chart in French at 360 px: translated, the grid scrolls inside its car
   await expect(page.getByTestId("perio-grid")).toBeHidden();
   expect(errors).toEqual([]);
 });
+
+test("printing: the print buttons set up the clinic and patient copies; both PDFs are real PDFs", async ({ page }) => {
+  const errors = collectPageErrors(page);
+  await signUpAndConfirm(page, uniqueEmail("perio-print"));
+  const { patientId } = await patientWithExam(page, "Perio Print");
+  await page.goto(`/periodontal-chart?patient_id=${patientId}`);
+  await waitForHydration(page);
+  await page.getByTestId("perio-new-exam").click();
+  await expect(page).toHaveURL(/exam=/);
+  await waitForHydration(page);
+  await page.getByTestId("perio-grid").focus();
+  for (const key of ["5", "b", "4", "3"]) await page.keyboard.press(key);
+  await expect(page.getByTestId("perio-save-state")).toHaveText("Saved");
+
+  // The browser's print dialog cannot be driven headless: record which copy each button prepared
+  // at the moment it called window.print().
+  await page.evaluate(() => {
+    const w = window as unknown as { __printed: string[] };
+    w.__printed = [];
+    window.print = () => {
+      w.__printed.push(document.body.dataset.perioPrint ?? "");
+    };
+  });
+  await page.getByRole("button", { name: "Print clinic copy" }).click();
+  await page.getByRole("button", { name: "Print patient copy" }).click();
+  expect(await page.evaluate(() => (window as unknown as { __printed: string[] }).__printed)).toEqual(["clinic", "patient"]);
+  // Afterwards the page is back to normal (no copy selected).
+  expect(await page.evaluate(() => document.body.dataset.perioPrint ?? null)).toBeNull();
+
+  // The clinic copy on paper: the chart and its panels, without the controls.
+  await page.evaluate(() => {
+    document.body.dataset.perioPrint = "clinic";
+  });
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByTestId("perio-grid")).toBeVisible();
+  await expect(page.getByTestId("perio-voice")).toBeHidden();
+  await expect(page.locator(".perio-patient-copy")).toBeHidden();
+  await page.emulateMedia({ media: "screen" });
+
+  for (const copy of ["clinic", "patient"]) {
+    const href = await page.getByTestId(`perio-pdf-${copy}`).getAttribute("href");
+    const pdf = await page.request.get(href ?? "");
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()["content-type"]).toContain("application/pdf");
+    const body = await pdf.body();
+    expect(body.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(body.length).toBeGreaterThan(1000);
+  }
+  expect(errors).toEqual([]);
+});
