@@ -155,3 +155,46 @@ test("printing: the print buttons set up the clinic and patient copies; both PDF
   }
   expect(errors).toEqual([]);
 });
+
+test("a periodontal-exam note reads the visit's chart, and its chart sentences lead back to the exam", async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = collectPageErrors(page);
+  await signUpAndConfirm(page, uniqueEmail("perio-note"));
+  await page.goto("/transcribing");
+  await page.locator('input[name="new_patient_name"]').fill("Perio Note");
+  await page.locator('select[name="language"]').selectOption("en");
+  await page.locator('input[name="consent"]').check();
+  await page.getByTestId("start-visit").locator('button[type="submit"]').click();
+  await expect(page).toHaveURL(/\/transcribing\?visit_id=[0-9a-f-]{36}$/);
+  const visitId = new URL(page.url()).searchParams.get("visit_id") ?? "";
+  const dictation = "[doctor] Pockets are about four millimetres upper right, some bleeding. Stage two, I think.";
+  expect((await page.request.post(`/api/visits/${visitId}/transcript`, { data: { text: dictation } })).status()).toBe(201);
+  const visit = (await (await page.request.get(`/api/visits/${visitId}`)).json()) as { patient: { id: string } };
+  // Today's exam (the default date is today where the practice is: the visit's day).
+  const exam = await page.request.post(`/api/patients/${visit.patient.id}/perio-exams`, { data: {} });
+  const examId = ((await exam.json()) as { id: string }).id;
+  const changes = [3, 14, 19, 30].flatMap((tooth) => [
+    { tooth, site: "MB", field: "pd", value: 6 },
+    { tooth, site: "MB", field: "gm", value: 1 },
+    { tooth, site: "MB", field: "bop", value: true },
+  ]);
+  expect((await page.request.patch(`/api/perio-exams/${examId}`, { data: { version: 1, changes } })).status()).toBe(200);
+
+  const created = await page.request.post(`/api/visits/${visitId}/notes`, { data: { template_id: "builtin:periodontal_exam" } });
+  const noteId = ((await created.json()) as { id: string }).id;
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/notes/${noteId}`)).json()) as { status: string }).status, {
+      timeout: 30_000,
+    })
+    .toBe("draft");
+  await page.goto(`/coding?id=${noteId}`);
+  await waitForHydration(page);
+  const fromChart = page.locator('[data-testid="note-sentence"][data-source="chart"]');
+  await expect(fromChart.filter({ hasText: "Bleeding on probing at 4 of 192 sites" })).toBeVisible();
+  await expect(fromChart.filter({ hasText: "Deepest sites: 3 MB 6 mm, 14 MB 6 mm, 19 MB 6 mm, 30 MB 6 mm." })).toBeVisible();
+  await expect(fromChart.filter({ hasText: /^Periodontitis stage III/ })).toBeVisible();
+  await page.getByTestId("note-chart-link").first().click();
+  await expect(page).toHaveURL(new RegExp(`/periodontal-chart\\?patient_id=${visit.patient.id}&exam=${examId}$`));
+  await expect(page.getByTestId("perio-chart")).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -27,6 +27,9 @@ export function NoteSentences({
         // Issue 14: a sentence read from the periodontal chart has no audio to play; its evidence is
         // the exam, one click away.
         const chart = sentence.source === "chart" ? sentence.chart : undefined;
+        // One link per run of sentences from the same exam: a link on each line was noise.
+        const before = sentences[index - 1];
+        const showLink = chart && !(before?.source === "chart" && before.chart?.exam_id === chart.exam_id);
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: sentences have no id; order is their identity.
           <li key={index}>
@@ -59,7 +62,7 @@ export function NoteSentences({
               {unsupported ? <span className="badge">{t("editor.unsupported")}</span> : null}
               {pronouns ? <span className="badge">{t("editor.pronounConflict")}</span> : null}
             </button>
-            {chart ? (
+            {chart && showLink ? (
               <Link
                 className="note-chart-link"
                 data-testid="note-chart-link"
