@@ -75,6 +75,11 @@ export function PerioGrid({
       batch.current.keys.push(c.site ? `${c.tooth}${c.site}${c.field === "gm" ? "gm" : "pd"}` : `${c.tooth}`);
     setFlash({ keys: [...batch.current.keys], batch: batch.current.id });
   };
+  /** What an action wrote, for the "Entered: …" line and the voice panel's "heard … → …". */
+  const note = (entry: string) => {
+    batch.current.entries.push(entry);
+    setLastHeard(batch.current.entries.join(" · "));
+  };
   const describe = (stop: PathStop, field?: string, value?: number | boolean) =>
     [toothLabel(stop.tooth, numbering), t(`sites.${stop.site}`), field ? t(`rows.${field}`) : "", value ?? ""]
       .filter((x) => x !== "")
@@ -97,17 +102,18 @@ export function PerioGrid({
   const enter = (value: number, field: Row = row) => {
     const at = cursorRef.current;
     if (record([{ tooth: at.tooth, site: at.site, field, value }], at, nextStop(path, at))) {
-      batch.current.entries.push(describe(at, field, value));
-      setLastHeard(batch.current.entries.join(" · "));
+      note(describe(at, field, value));
       return true;
     }
     return false;
   };
 
-  const toggleFlag = (flag: SiteFlag) => {
+  const toggleFlag = (flag: SiteFlag): boolean => {
     const target = history.current.at(-1)?.site ?? cursorRef.current;
     const on = !getTooth(chartRef.current, target.tooth).sites[target.site][flag];
-    record([{ tooth: target.tooth, site: target.site, field: flag, value: on }], target, null);
+    if (!record([{ tooth: target.tooth, site: target.site, field: flag, value: on }], target, null)) return false;
+    note(`${describe(target)} ${t(`flags.${flag}`)}${on ? "" : " ✕"}`);
+    return true;
   };
 
   const undo = (): boolean => {
@@ -118,9 +124,11 @@ export function PerioGrid({
     return true;
   };
 
-  const markMissing = () => {
+  const markMissing = (): boolean => {
     const at = cursorRef.current;
-    record([{ tooth: at.tooth, field: "missing", value: true }], at, nextToothStop(path, at));
+    if (!record([{ tooth: at.tooth, field: "missing", value: true }], at, nextToothStop(path, at))) return false;
+    note(`${toothLabel(at.tooth, numbering)} ${t("print.missing")}`);
+    return true;
   };
 
   /** One voice command; true when it did something. */
@@ -130,13 +138,11 @@ export function PerioGrid({
       case "values":
         return cmd.values.every((v) => enter(v));
       case "flag":
-        toggleFlag(cmd.flag);
-        return true;
+        return toggleFlag(cmd.flag);
       case "undo":
         return undo();
       case "missing":
-        markMissing();
-        return true;
+        return markMissing();
       case "skip":
       case "next_tooth":
       case "back": {
@@ -152,15 +158,21 @@ export function PerioGrid({
         return to !== undefined;
       }
       case "mobility":
-        return record([{ tooth: at.tooth, field: "mobility", value: cmd.value }], at, null);
+        if (!record([{ tooth: at.tooth, field: "mobility", value: cmd.value }], at, null)) return false;
+        note(`${toothLabel(at.tooth, numbering)} ${t("print.mobility")} ${cmd.value}`);
+        return true;
       case "furcation": {
         const sites = furcationSites(at.tooth);
         const site = sites.includes(at.site) ? at.site : sites[0];
-        return site ? record([{ tooth: at.tooth, site, field: "furcation", value: cmd.value }], at, null) : false;
+        if (!site || !record([{ tooth: at.tooth, site, field: "furcation", value: cmd.value }], at, null)) return false;
+        note(`${describe({ tooth: at.tooth, site })} ${t("print.furcation")} ${cmd.value}`);
+        return true;
       }
       case "recession": {
         const target = history.current.at(-1)?.site ?? at;
-        return record([{ tooth: target.tooth, site: target.site, field: "gm", value: cmd.value }], target, null);
+        if (!record([{ tooth: target.tooth, site: target.site, field: "gm", value: cmd.value }], target, null)) return false;
+        note(describe(target, "gm", cmd.value));
+        return true;
       }
       default:
         return false;
