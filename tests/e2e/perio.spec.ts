@@ -105,3 +105,96 @@ test("the chart in French at 360 px: translated, the grid scrolls inside its car
   await expect(page.getByTestId("perio-grid")).toBeHidden();
   expect(errors).toEqual([]);
 });
+
+test("printing: the print buttons set up the clinic and patient copies; both PDFs are real PDFs", async ({ page }) => {
+  const errors = collectPageErrors(page);
+  await signUpAndConfirm(page, uniqueEmail("perio-print"));
+  const { patientId } = await patientWithExam(page, "Perio Print");
+  await page.goto(`/periodontal-chart?patient_id=${patientId}`);
+  await waitForHydration(page);
+  await page.getByTestId("perio-new-exam").click();
+  await expect(page).toHaveURL(/exam=/);
+  await waitForHydration(page);
+  await page.getByTestId("perio-grid").focus();
+  for (const key of ["5", "b", "4", "3"]) await page.keyboard.press(key);
+  await expect(page.getByTestId("perio-save-state")).toHaveText("Saved");
+
+  // The browser's print dialog cannot be driven headless: record which copy each button prepared
+  // at the moment it called window.print().
+  await page.evaluate(() => {
+    const w = window as unknown as { __printed: string[] };
+    w.__printed = [];
+    window.print = () => {
+      w.__printed.push(document.body.dataset.perioPrint ?? "");
+    };
+  });
+  await page.getByRole("button", { name: "Print clinic copy" }).click();
+  await page.getByRole("button", { name: "Print patient copy" }).click();
+  expect(await page.evaluate(() => (window as unknown as { __printed: string[] }).__printed)).toEqual(["clinic", "patient"]);
+  // Afterwards the page is back to normal (no copy selected).
+  expect(await page.evaluate(() => document.body.dataset.perioPrint ?? null)).toBeNull();
+
+  // The clinic copy on paper: the chart and its panels, without the controls.
+  await page.evaluate(() => {
+    document.body.dataset.perioPrint = "clinic";
+  });
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByTestId("perio-grid")).toBeVisible();
+  await expect(page.getByTestId("perio-voice")).toBeHidden();
+  await expect(page.locator(".perio-patient-copy")).toBeHidden();
+  await page.emulateMedia({ media: "screen" });
+
+  for (const copy of ["clinic", "patient"]) {
+    const href = await page.getByTestId(`perio-pdf-${copy}`).getAttribute("href");
+    const pdf = await page.request.get(href ?? "");
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()["content-type"]).toContain("application/pdf");
+    const body = await pdf.body();
+    expect(body.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(body.length).toBeGreaterThan(1000);
+  }
+  expect(errors).toEqual([]);
+});
+
+test("a periodontal-exam note reads the visit's chart, and its chart sentences lead back to the exam", async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = collectPageErrors(page);
+  await signUpAndConfirm(page, uniqueEmail("perio-note"));
+  await page.goto("/transcribing");
+  await page.locator('input[name="new_patient_name"]').fill("Perio Note");
+  await page.locator('select[name="language"]').selectOption("en");
+  await page.locator('input[name="consent"]').check();
+  await page.getByTestId("start-visit").locator('button[type="submit"]').click();
+  await expect(page).toHaveURL(/\/transcribing\?visit_id=[0-9a-f-]{36}$/);
+  const visitId = new URL(page.url()).searchParams.get("visit_id") ?? "";
+  const dictation = "[doctor] Pockets are about four millimetres upper right, some bleeding. Stage two, I think.";
+  expect((await page.request.post(`/api/visits/${visitId}/transcript`, { data: { text: dictation } })).status()).toBe(201);
+  const visit = (await (await page.request.get(`/api/visits/${visitId}`)).json()) as { patient: { id: string } };
+  // Today's exam (the default date is today where the practice is: the visit's day).
+  const exam = await page.request.post(`/api/patients/${visit.patient.id}/perio-exams`, { data: {} });
+  const examId = ((await exam.json()) as { id: string }).id;
+  const changes = [3, 14, 19, 30].flatMap((tooth) => [
+    { tooth, site: "MB", field: "pd", value: 6 },
+    { tooth, site: "MB", field: "gm", value: 1 },
+    { tooth, site: "MB", field: "bop", value: true },
+  ]);
+  expect((await page.request.patch(`/api/perio-exams/${examId}`, { data: { version: 1, changes } })).status()).toBe(200);
+
+  const created = await page.request.post(`/api/visits/${visitId}/notes`, { data: { template_id: "builtin:periodontal_exam" } });
+  const noteId = ((await created.json()) as { id: string }).id;
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/notes/${noteId}`)).json()) as { status: string }).status, {
+      timeout: 30_000,
+    })
+    .toBe("draft");
+  await page.goto(`/coding?id=${noteId}`);
+  await waitForHydration(page);
+  const fromChart = page.locator('[data-testid="note-sentence"][data-source="chart"]');
+  await expect(fromChart.filter({ hasText: "Bleeding on probing at 4 of 192 sites" })).toBeVisible();
+  await expect(fromChart.filter({ hasText: "Deepest sites: 3 MB 6 mm, 14 MB 6 mm, 19 MB 6 mm, 30 MB 6 mm." })).toBeVisible();
+  await expect(fromChart.filter({ hasText: /^Periodontitis stage III/ })).toBeVisible();
+  await page.getByTestId("note-chart-link").first().click();
+  await expect(page).toHaveURL(new RegExp(`/periodontal-chart\\?patient_id=${visit.patient.id}&exam=${examId}$`));
+  await expect(page.getByTestId("perio-chart")).toBeVisible();
+  expect(errors).toEqual([]);
+});

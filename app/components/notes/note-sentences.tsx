@@ -1,4 +1,6 @@
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { NoteSentence } from "#app/services/notes/model.ts";
 
 /**
@@ -15,12 +17,19 @@ export function NoteSentences({
   onPlay: (seconds: number) => void;
 }) {
   const { t } = useTranslation("notes");
+  const localize = useLocalizedPath();
   return (
     <ul className="note-sentences">
       {sentences.map((sentence, index) => {
         const unsupported = sentence.source === "transcript" && !sentence.supported;
         const pronouns = sentence.flags?.includes("pronoun_conflict") ?? false;
         const start = sentence.evidence[0]?.start;
+        // Issue 14: a sentence read from the periodontal chart has no audio to play; its evidence is
+        // the exam, one click away.
+        const chart = sentence.source === "chart" ? sentence.chart : undefined;
+        // One link per run of sentences from the same exam: a link on each line was noise.
+        const before = sentences[index - 1];
+        const showLink = chart && !(before?.source === "chart" && before.chart?.exam_id === chart.exam_id);
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: sentences have no id; order is their identity.
           <li key={index}>
@@ -38,12 +47,31 @@ export function NoteSentences({
               onBlur={() => onHover(null)}
               onClick={() => (start === undefined ? undefined : onPlay(start))}
               data-flags={sentence.flags?.join(" ") || undefined}
-              title={unsupported ? t("editor.unsupportedHint") : pronouns ? t("editor.pronounConflictHint") : undefined}
+              data-exam={chart?.exam_id}
+              title={
+                unsupported
+                  ? t("editor.unsupportedHint")
+                  : pronouns
+                    ? t("editor.pronounConflictHint")
+                    : chart
+                      ? t("editor.chartHint")
+                      : undefined
+              }
             >
               {sentence.text}
               {unsupported ? <span className="badge">{t("editor.unsupported")}</span> : null}
               {pronouns ? <span className="badge">{t("editor.pronounConflict")}</span> : null}
             </button>
+            {chart && showLink ? (
+              <Link
+                className="note-chart-link"
+                data-testid="note-chart-link"
+                to={`${localize("/periodontal-chart")}?patient_id=${chart.patient_id}&exam=${chart.exam_id}`}
+                aria-label={t("editor.chartLink", { date: chart.exam_date })}
+              >
+                {t("editor.chartBadge")}
+              </Link>
+            ) : null}
           </li>
         );
       })}

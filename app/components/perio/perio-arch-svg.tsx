@@ -24,19 +24,30 @@ export function PerioArchSvg({
   const width = teeth.length * 3 * COL;
   // y of a depth in mm apical of the CEJ (towards the root).
   const y = (mm: number) => (upper ? HEIGHT - CEJ - mm * MM : CEJ + mm * MM);
-  const gmPoints: string[] = [];
-  const calPoints: string[] = [];
+  // The lines break where nothing was measured (a missing tooth, a site not probed yet): a line
+  // drawn straight across unprobed teeth would show an attachment level nobody recorded.
+  const gmRuns: string[][] = [[]];
+  const calRuns: string[][] = [[]];
+  const point = (runs: string[][], p: string | null) => {
+    const last = runs[runs.length - 1] as string[];
+    if (p !== null) last.push(p);
+    else if (last.length) runs.push([]);
+  };
   const bars: { x: number; y1: number; y2: number; band: string; bop: boolean; key: string }[] = [];
   teeth.forEach((tooth, ti) => {
     const rec = getTooth(chart, tooth);
     displaySites(tooth, surface).forEach((site, si) => {
       const x = (ti * 3 + si + 0.5) * COL;
       const s = rec.sites[site];
-      if (rec.missing) return;
+      if (rec.missing) {
+        point(gmRuns, null);
+        point(calRuns, null);
+        return;
+      }
       const gm = s.gm ?? 0;
-      if (s.gm !== null) gmPoints.push(`${x},${y(gm)}`);
+      point(gmRuns, s.gm !== null ? `${x},${y(gm)}` : null);
+      point(calRuns, s.pd !== null ? `${x},${y(gm + s.pd)}` : null);
       if (s.pd !== null) {
-        calPoints.push(`${x},${y(gm + s.pd)}`);
         bars.push({ x, y1: y(gm), y2: y(gm + s.pd), band: pdBand(s.pd), bop: s.bop, key: `${tooth}${site}` });
       }
     });
@@ -77,8 +88,16 @@ export function PerioArchSvg({
           data-bop={b.bop || undefined}
         />
       ))}
-      {gmPoints.length > 1 ? <polyline points={gmPoints.join(" ")} className="perio-gm-line" /> : null}
-      {calPoints.length > 1 ? <polyline points={calPoints.join(" ")} className="perio-cal-line" /> : null}
+      {gmRuns
+        .filter((run) => run.length > 1)
+        .map((run) => (
+          <polyline key={`gm${run[0]}`} points={run.join(" ")} className="perio-gm-line" />
+        ))}
+      {calRuns
+        .filter((run) => run.length > 1)
+        .map((run) => (
+          <polyline key={`cal${run[0]}`} points={run.join(" ")} className="perio-cal-line" />
+        ))}
     </svg>
   );
 }

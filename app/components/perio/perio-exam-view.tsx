@@ -166,7 +166,7 @@ function OpenExam({
             </label>
             <p className="perio-voice-note">{t("chart.voice_languages")}</p>
           </Toolbar>
-          <PerioVoicePanel onCommand={(cmd) => gridRef.current?.command(cmd) ?? false} />
+          <PerioVoicePanel onCommand={(cmd) => gridRef.current?.command(cmd) ?? null} />
         </div>
         {live.state === "conflict" ? <p role="alert">{t("errors.version_conflict")}</p> : null}
         {live.errorCode ? (

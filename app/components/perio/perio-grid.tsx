@@ -23,7 +23,12 @@ import { PerioArchSvg } from "./perio-arch-svg.tsx";
 // Ctrl+Z undoes the last entry; arrows move the cursor.
 
 type Row = "pd" | "gm";
-export type VoiceTarget = { command(cmd: VoiceCommand): boolean };
+/**
+ * Voice mode drives the grid through this handle. `command` answers where the command went
+ * ("1 DB PD 3 · 1 B PD 2 · 1 MB PD 3", or the cursor after a move) for the "heard … → …" line, or
+ * null when nothing could be done (the panel then says it was not understood).
+ */
+export type VoiceTarget = { command(cmd: VoiceCommand): string | null };
 type Entry = { forward: PerioChange[]; inverse: PerioChange[]; cursor: PathStop; site: PathStop };
 const FLAG_KEYS: Record<string, SiteFlag> = { b: "bop", s: "suppuration", p: "plaque", c: "calculus" };
 
@@ -58,6 +63,27 @@ export function PerioGrid({
   const [prefix, setPrefix] = useState<"" | "+" | "-">("");
   const history = useRef<Entry[]>([]);
   const [lastHeard, setLastHeard] = useState<string>("");
+  // Visual confirmation (issue 14 "a short audible or visual confirmation"): the cells an action
+  // wrote flash once. One keypress or one spoken command is a batch: a triplet flashes three cells.
+  const [flash, setFlash] = useState<{ keys: string[]; batch: number }>({ keys: [], batch: 0 });
+  const batch = useRef({ id: 0, keys: [] as string[], entries: [] as string[] });
+  const beginBatch = () => {
+    batch.current = { id: batch.current.id + 1, keys: [], entries: [] };
+  };
+  const flashKeys = (changes: PerioChange[]) => {
+    for (const c of changes)
+      batch.current.keys.push(c.site ? `${c.tooth}${c.site}${c.field === "gm" ? "gm" : "pd"}` : `${c.tooth}`);
+    setFlash({ keys: [...batch.current.keys], batch: batch.current.id });
+  };
+  /** What an action wrote, for the "Entered: …" line and the voice panel's "heard … → …". */
+  const note = (entry: string) => {
+    batch.current.entries.push(entry);
+    setLastHeard(batch.current.entries.join(" · "));
+  };
+  const describe = (stop: PathStop, field?: string, value?: number | boolean) =>
+    [toothLabel(stop.tooth, numbering), t(`sites.${stop.site}`), field ? t(`rows.${field}`) : "", value ?? ""]
+      .filter((x) => x !== "")
+      .join(" ");
 
   const record = (forward: PerioChange[], site: PathStop, next: PathStop | null) => {
     const current = chartRef.current;
@@ -68,6 +94,7 @@ export function PerioGrid({
     });
     if (!onEdit(forward)) return false;
     history.current.push({ forward, inverse, cursor: cursorRef.current, site });
+    flashKeys(forward);
     if (next) setCursor(next);
     return true;
   };
@@ -75,76 +102,95 @@ export function PerioGrid({
   const enter = (value: number, field: Row = row) => {
     const at = cursorRef.current;
     if (record([{ tooth: at.tooth, site: at.site, field, value }], at, nextStop(path, at))) {
-      setLastHeard(`${toothLabel(at.tooth, numbering)} ${t(`sites.${at.site}`)} ${t(`rows.${field}`)} ${value}`);
+      note(describe(at, field, value));
       return true;
     }
     return false;
   };
 
-  const toggleFlag = (flag: SiteFlag) => {
+  const toggleFlag = (flag: SiteFlag): boolean => {
     const target = history.current.at(-1)?.site ?? cursorRef.current;
     const on = !getTooth(chartRef.current, target.tooth).sites[target.site][flag];
-    record([{ tooth: target.tooth, site: target.site, field: flag, value: on }], target, null);
+    if (!record([{ tooth: target.tooth, site: target.site, field: flag, value: on }], target, null)) return false;
+    note(`${describe(target)} ${t(`flags.${flag}`)}${on ? "" : " ✕"}`);
+    return true;
   };
 
-  const undo = () => {
+  const undo = (): boolean => {
     const last = history.current.pop();
-    if (last && onEdit([...last.inverse].reverse())) setCursor(last.cursor);
+    if (!last || !onEdit([...last.inverse].reverse())) return false;
+    flashKeys(last.inverse);
+    setCursor(last.cursor);
+    return true;
   };
 
-  const markMissing = () => {
+  const markMissing = (): boolean => {
     const at = cursorRef.current;
-    record([{ tooth: at.tooth, field: "missing", value: true }], at, nextToothStop(path, at));
+    if (!record([{ tooth: at.tooth, field: "missing", value: true }], at, nextToothStop(path, at))) return false;
+    note(`${toothLabel(at.tooth, numbering)} ${t("print.missing")}`);
+    return true;
+  };
+
+  /** One voice command; true when it did something. */
+  const run = (cmd: VoiceCommand): boolean => {
+    const at = cursorRef.current;
+    switch (cmd.kind) {
+      case "values":
+        return cmd.values.every((v) => enter(v));
+      case "flag":
+        return toggleFlag(cmd.flag);
+      case "undo":
+        return undo();
+      case "missing":
+        return markMissing();
+      case "skip":
+      case "next_tooth":
+      case "back": {
+        const to =
+          cmd.kind === "skip" ? nextStop(path, at) : cmd.kind === "back" ? previousStop(path, at) : nextToothStop(path, at);
+        if (to) setCursor(to);
+        return to !== null;
+      }
+      case "tooth": {
+        const tooth = parseTooth(cmd.tooth, numbering);
+        const to = path.find((p) => p.tooth === tooth);
+        if (to) setCursor(to);
+        return to !== undefined;
+      }
+      case "mobility":
+        if (!record([{ tooth: at.tooth, field: "mobility", value: cmd.value }], at, null)) return false;
+        note(`${toothLabel(at.tooth, numbering)} ${t("print.mobility")} ${cmd.value}`);
+        return true;
+      case "furcation": {
+        const sites = furcationSites(at.tooth);
+        const site = sites.includes(at.site) ? at.site : sites[0];
+        if (!site || !record([{ tooth: at.tooth, site, field: "furcation", value: cmd.value }], at, null)) return false;
+        note(`${describe({ tooth: at.tooth, site })} ${t("print.furcation")} ${cmd.value}`);
+        return true;
+      }
+      case "recession": {
+        const target = history.current.at(-1)?.site ?? at;
+        if (!record([{ tooth: target.tooth, site: target.site, field: "gm", value: cmd.value }], target, null)) return false;
+        note(describe(target, "gm", cmd.value));
+        return true;
+      }
+      default:
+        return false;
+    }
   };
 
   useImperativeHandle(voiceRef, () => ({
-    command(cmd: VoiceCommand): boolean {
-      const at = cursorRef.current;
-      switch (cmd.kind) {
-        case "values":
-          return cmd.values.every((v) => enter(v));
-        case "flag":
-          toggleFlag(cmd.flag);
-          return true;
-        case "undo":
-          undo();
-          return true;
-        case "missing":
-          markMissing();
-          return true;
-        case "skip":
-        case "next_tooth":
-        case "back": {
-          const to =
-            cmd.kind === "skip" ? nextStop(path, at) : cmd.kind === "back" ? previousStop(path, at) : nextToothStop(path, at);
-          if (to) setCursor(to);
-          return to !== null;
-        }
-        case "tooth": {
-          const tooth = parseTooth(cmd.tooth, numbering);
-          const to = path.find((p) => p.tooth === tooth);
-          if (to) setCursor(to);
-          return to !== undefined;
-        }
-        case "mobility":
-          return record([{ tooth: at.tooth, field: "mobility", value: cmd.value }], at, null);
-        case "furcation": {
-          const sites = furcationSites(at.tooth);
-          const site = sites.includes(at.site) ? at.site : sites[0];
-          return site ? record([{ tooth: at.tooth, site, field: "furcation", value: cmd.value }], at, null) : false;
-        }
-        case "recession": {
-          const target = history.current.at(-1)?.site ?? at;
-          return record([{ tooth: target.tooth, site: target.site, field: "gm", value: cmd.value }], target, null);
-        }
-        default:
-          return false;
-      }
+    command(cmd: VoiceCommand): string | null {
+      beginBatch();
+      if (!run(cmd)) return null;
+      // Values say what went where; other commands say where the cursor is now.
+      return batch.current.entries.length ? batch.current.entries.join(" · ") : describe(cursorRef.current);
     },
   }));
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const key = e.key.toLowerCase();
+    beginBatch();
     if (/^[0-9]$/.test(key)) {
       e.preventDefault();
       const d = Number(key);
@@ -194,6 +240,7 @@ export function PerioGrid({
         const s = rec.sites[site];
         const value = s[field];
         const active = cursor.tooth === tooth && cursor.site === site && row === field;
+        const flashed = flash.keys.includes(`${tooth}${site}${field}`);
         return (
           // biome-ignore lint/a11y/useKeyWithClickEvents: the grid container takes the keys; a click only moves the cursor.
           <td
@@ -204,6 +251,8 @@ export function PerioGrid({
             data-active={active || undefined}
             data-missing={rec.missing || undefined}
             data-change={highlights?.get(`${tooth}${site}`)}
+            // Alternating names restart the animation when the same cell is written twice in a row.
+            data-flash={flashed ? (flash.batch % 2 ? "a" : "b") : undefined}
             onClick={() => {
               setCursor({ tooth, site });
               setRow(field);
@@ -229,7 +278,13 @@ export function PerioGrid({
       {teeth.map((tooth) => {
         const rec = getTooth(chart, tooth);
         return (
-          <th key={tooth} colSpan={3} scope="col" data-missing={rec.missing || undefined}>
+          <th
+            key={tooth}
+            colSpan={3}
+            scope="col"
+            data-missing={rec.missing || undefined}
+            data-flash={flash.keys.includes(`${tooth}`) ? (flash.batch % 2 ? "a" : "b") : undefined}
+          >
             {toothLabel(tooth, numbering)}
             {rec.implant ? <span className="perio-implant"> {t("grid.implant_short")}</span> : null}
           </th>

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { StatusBadge } from "#app/components/ui/badge.tsx";
 import { Section } from "#app/components/ui/page.tsx";
+import { useLocale } from "#app/i18n/use-locale.ts";
 import type { Classification, Extent, Grade, RiskFactors, Stage } from "#app/services/perio/classification.ts";
 import { stageName } from "#app/services/perio/classification.ts";
 import type { ConfirmedClassification, PerioComparison, PerioExamListItem } from "#app/services/perio/exams.server.ts";
@@ -10,12 +11,15 @@ import { type Numbering, toothLabel } from "#app/services/perio/teeth.ts";
 
 export function SummaryPanel({ summary }: { summary: PerioSummary }) {
   const { t } = useTranslation("perio");
-  const n = (v: number | null) => (v === null ? "–" : String(v));
+  const locale = useLocale();
+  // The reader's number style: 4.7 in English, 4,7 and "3,2 %" in French and Spanish.
+  const n = (v: number | null) => (v === null ? "–" : new Intl.NumberFormat(locale).format(v));
+  const pct = (v: number) => new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 }).format(v / 100);
   const items: [string, string][] = [
     ["teeth_present", String(summary.teethPresent)],
     ["sites_measured", String(summary.sitesMeasured)],
-    ["bop", summary.bopPercent === null ? "–" : `${summary.bopSites} (${summary.bopPercent}%)`],
-    ["plaque", summary.plaquePercent === null ? "–" : `${summary.plaqueSites} (${summary.plaquePercent}%)`],
+    ["bop", summary.bopPercent === null ? "–" : `${summary.bopSites} (${pct(summary.bopPercent)})`],
+    ["plaque", summary.plaquePercent === null ? "–" : `${summary.plaqueSites} (${pct(summary.plaquePercent)})`],
     ["pd4", String(summary.pd4)],
     ["pd5", String(summary.pd5)],
     ["pd6", String(summary.pd6)],

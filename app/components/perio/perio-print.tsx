@@ -26,10 +26,10 @@ export function PrintButtons({ examId, orgId, numbering }: { examId: string; org
         {t("print.patient")}
       </button>
       <a className="ui-button" data-variant="ghost" href={pdf("clinic")} data-testid="perio-pdf-clinic">
-        {t("print.pdf")} ({t("print.clinic")})
+        {t("print.pdf_clinic")}
       </a>
-      <a className="ui-button" data-variant="ghost" href={pdf("patient")}>
-        {t("print.pdf")} ({t("print.patient")})
+      <a className="ui-button" data-variant="ghost" href={pdf("patient")} data-testid="perio-pdf-patient">
+        {t("print.pdf_patient")}
       </a>
     </span>
   );

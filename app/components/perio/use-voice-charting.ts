@@ -1,32 +1,53 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { parseVoice, type VoiceCommand, type VoiceLanguage } from "#app/services/perio/voice-grammar.ts";
 import { createPerioDecoder, resampleTo, VOICE_SAMPLE_RATE } from "#app/services/perio/voice-recogniser.ts";
+import { createWakeLockKeeper, type WakeLockLike } from "#app/services/recorder/wake-lock.ts";
+import { beep } from "./voice-beep.ts";
 
 // Hands-free charting in the browser (issue 14; ADR 0014): the microphone stream is downsampled to
 // 8 kHz, SoundSwallower's endpointer cuts it into utterances, and each utterance is decoded with the
 // chart grammar on this device — no audio leaves it. What was heard goes to `onCommand`; text that
 // is not in the grammar is rejected ("not understood") instead of being written.
+// While listening: each accepted value beeps (when wanted; the grid flashes the cells), the screen is
+// kept on (Screen Wake Lock, as the recorder does) and a lost microphone stops voice mode with a
+// message, detected the recorder's way (track `ended`, or a device change that left the track ended).
 
 export type VoiceState = "idle" | "loading" | "listening" | "error";
-export type Heard = { text: string; accepted: boolean };
+/** What was heard and, when accepted, where it went (the grid's description). */
+export type Heard = { text: string; accepted: boolean; where: string | null };
+export type VoiceError = "microphone_lost" | "microphone_denied" | "voice_failed";
 
-export function useVoiceCharting(onCommand: (cmd: VoiceCommand) => boolean) {
+export function useVoiceCharting(onCommand: (cmd: VoiceCommand) => string | null, options: { beep: boolean }) {
   const [state, setState] = useState<VoiceState>("idle");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<VoiceError | null>(null);
   const [heard, setHeard] = useState<Heard | null>(null);
+  const [muted, setMuted] = useState(false);
+  const [screenKeptOn, setScreenKeptOn] = useState(false);
   const stopRef = useRef<(() => void) | null>(null);
   const commandRef = useRef(onCommand);
   commandRef.current = onCommand;
+  const beepRef = useRef(options.beep);
+  beepRef.current = options.beep;
+  const wakeRef = useRef<ReturnType<typeof createWakeLockKeeper> | null>(null);
 
   const stop = useCallback(() => {
     stopRef.current?.();
     stopRef.current = null;
+    void wakeRef.current?.release();
+    setMuted(false);
     setState("idle");
   }, []);
+
+  const lose = useCallback(() => {
+    stop();
+    setError("microphone_lost");
+    setState("error");
+  }, [stop]);
 
   const start = useCallback(
     async (lang: VoiceLanguage) => {
       setError(null);
+      setHeard(null);
       setState("loading");
       try {
         const { default: createModule } = await import("soundswallower");
@@ -63,27 +84,54 @@ export function useVoiceCharting(onCommand: (cmd: VoiceCommand) => boolean) {
               const text = decoder.get_text();
               const cmd = parseVoice(text, lang);
               if (cmd?.kind === "stop") {
-                setHeard({ text, accepted: true });
+                setHeard({ text, accepted: true, where: null });
                 stop();
                 return;
               }
-              const accepted = cmd !== null && commandRef.current(cmd);
-              setHeard({ text, accepted });
+              const where = cmd === null ? null : commandRef.current(cmd);
+              setHeard({ text, accepted: where !== null, where });
+              if (beepRef.current) beep(context, where !== null ? "accepted" : "rejected");
             }
           }
           pending = joined.slice(offset);
         };
         source.connect(processor);
         processor.connect(context.destination);
-        // Microphone loss (unplugged, permission revoked): stop and say so, like the recorder.
-        for (const track of stream.getAudioTracks()) {
-          track.onended = () => {
-            stop();
-            setError("microphone_lost");
-            setState("error");
-          };
+
+        const tracks = stream.getAudioTracks();
+        const onEnded = () => lose();
+        const onMute = () => setMuted(true);
+        const onUnmute = () => setMuted(false);
+        // Some browsers report an unplugged device only as a device change (as the recorder knows).
+        const onDeviceChange = () => {
+          if (tracks.some((track) => track.readyState === "ended")) lose();
+        };
+        for (const track of tracks) {
+          track.addEventListener("ended", onEnded);
+          track.addEventListener("mute", onMute);
+          track.addEventListener("unmute", onUnmute);
         }
+        navigator.mediaDevices.addEventListener?.("devicechange", onDeviceChange);
+
+        // Keep the screen on while charting by voice: a sleeping device suspends the page and its
+        // microphone. Browsers drop the lock when the tab is hidden; it is asked for again on return.
+        const wakeLock = (navigator as Navigator & { wakeLock?: WakeLockLike }).wakeLock ?? null;
+        const wake = createWakeLockKeeper(wakeLock, setScreenKeptOn);
+        wakeRef.current = wake;
+        const onVisible = () => {
+          if (document.visibilityState === "visible") void wake.reacquire();
+        };
+        document.addEventListener("visibilitychange", onVisible);
+        void wake.acquire();
+
         stopRef.current = () => {
+          for (const track of tracks) {
+            track.removeEventListener("ended", onEnded);
+            track.removeEventListener("mute", onMute);
+            track.removeEventListener("unmute", onUnmute);
+          }
+          navigator.mediaDevices.removeEventListener?.("devicechange", onDeviceChange);
+          document.removeEventListener("visibilitychange", onVisible);
           processor.disconnect();
           source.disconnect();
           for (const track of stream.getTracks()) track.stop();
@@ -96,9 +144,15 @@ export function useVoiceCharting(onCommand: (cmd: VoiceCommand) => boolean) {
         setState("error");
       }
     },
-    [stop],
+    [stop, lose],
   );
 
-  useEffect(() => () => stopRef.current?.(), []);
-  return { state, error, heard, start, stop };
+  useEffect(
+    () => () => {
+      stopRef.current?.();
+      void wakeRef.current?.release();
+    },
+    [],
+  );
+  return { state, error, heard, muted, screenKeptOn, start, stop };
 }

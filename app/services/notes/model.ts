@@ -87,8 +87,25 @@ export interface Evidence {
   quote: string;
 }
 
-/** transcript: rests on evidence; template: fixed text; previous: carried from the last signed note; clinician: typed by a person. */
-export type SentenceSource = "transcript" | "template" | "previous" | "clinician";
+/**
+ * Where a note sentence read from a periodontal chart comes from (issue 14): the exam and, when the
+ * sentence names them, the teeth (Universal numbers) and sites it reports. It is the chart's
+ * counterpart of transcript Evidence: the editor links it to the chart instead of playing audio.
+ */
+export interface ChartEvidence {
+  kind: "perio_exam";
+  exam_id: string;
+  patient_id: string;
+  exam_date: string;
+  /** Empty for whole-mouth figures (means, percentages). */
+  sites: { tooth: number; site?: string }[];
+}
+
+/**
+ * transcript: rests on evidence; template: fixed text; previous: carried from the last signed note;
+ * clinician: typed by a person; chart: read from the visit's periodontal chart (see `chart`).
+ */
+export type SentenceSource = "transcript" | "template" | "previous" | "clinician" | "chart";
 
 /** pronoun_conflict: the transcript's pronouns contradicted the patient record's sex; the record's were kept. */
 export type NoteSentenceFlag = "pronoun_conflict";
@@ -99,6 +116,8 @@ export interface NoteSentence {
   /** False for a transcript sentence without evidence: the editor flags it "unsupported". */
   supported: boolean;
   source: SentenceSource;
+  /** source "chart" only: the exam (and teeth/sites) the sentence was read from. */
+  chart?: ChartEvidence;
   /** Things for the clinician to check (the editor shows them beside the sentence). */
   flags?: NoteSentenceFlag[];
 }

@@ -4,6 +4,9 @@ import { isoDate } from "#app/services/patients/iso-date.ts";
 import { latestTranscription } from "#app/services/visits/transcripts.server.ts";
 import type { Logger } from "#app/utils/logger.server.ts";
 import { ageOn, dayInZone } from "#app/utils/zoned-time.ts";
+import { applyChartFindings } from "../chart/apply-chart.ts";
+import type { PerioFindings } from "../chart/perio-findings.ts";
+import { visitPerioFindings } from "../chart/visit-perio-exam.server.ts";
 import { draftFailures } from "../engines/errors.ts";
 import type { NoteContext, NoteEngine, NoteSectionDraft, NoteTemplate, TranscriptPiece } from "../model.ts";
 import { sectionsOf, templateOf } from "../note-rows.server.ts";
@@ -48,6 +51,8 @@ interface Start {
   pieces: TranscriptPiece[];
   pending: string[] | null;
   context: NoteContext;
+  /** The visit's periodontal chart, when the template has a periodontal section and an exam exists. */
+  chart: PerioFindings | null;
 }
 
 /**
@@ -81,6 +86,7 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
       pieces: transcriptPieces(transcript),
       pending: note.pending_sections,
       context: await noteContext(trx, { orgId, noteId, visitId: note.visit_id, patientId: note.patient_id, template }),
+      chart: await visitPerioFindings(trx, { orgId, visitId: note.visit_id }, template, note.language),
     };
   });
   if (typeof start === "string") return start;
@@ -111,6 +117,9 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
     throw error;
   }
   await progress.settle();
+  // Issue 14: where the visit has a periodontal chart, its measurements replace what any engine
+  // made of the dictation in the chart-fed sections (apply-chart.ts), evidence pointing at the chart.
+  if (start.chart) draft = { ...draft, sections: applyChartFindings(start.template, draft.sections, start.chart) };
 
   return asSystem(deps.db, async (trx) => {
     const note = await lockNote(trx, orgId, noteId);
