@@ -21,7 +21,8 @@ const { values: opts } = parseArgs({
   },
 });
 if (!opts["digits-dir"]) throw new Error("--digits-dir is required");
-type Candidate = { name: string } & RecogniserOptions;
+/** `second`: a differently set-up decoder whose disagreement counts as low confidence. */
+type Candidate = { name: string; second?: RecogniserOptions } & RecogniserOptions;
 const candidates = JSON.parse(opts.configs) as Candidate[];
 const { utterances } = buildCorpus(opts["digits-dir"], {
   seed: Number(opts.seed),
@@ -38,6 +39,8 @@ for (const c of candidates) {
   const speakerEdits = new Map<string, Map<string, number>>();
   const scored: { confidence: number; right: boolean }[] = [];
   let decoder = await createPerioDecoder(ss, "en", c);
+  let second = c.second ? await createPerioDecoder(ss, "en", c.second) : null;
+  const agreement = { agree: 0, agreeRight: 0, wrong: 0, wrongStopped: 0 };
   let speaker = "";
   let n = 0;
   let e = 0;
@@ -46,6 +49,10 @@ for (const c of candidates) {
     if (u.speaker !== speaker && speaker !== "") {
       decoder.delete();
       decoder = await createPerioDecoder(ss, "en", c);
+      if (second && c.second) {
+        second.delete();
+        second = await createPerioDecoder(ss, "en", c.second);
+      }
     }
     speaker = u.speaker;
     const { text, confidence } = decodeUtterance(decoder, u.audio, c);
@@ -59,12 +66,21 @@ for (const c of candidates) {
     );
     const err = Math.min(ed.length, u.ref.length);
     if (cmd) scored.push({ confidence, right: err === 0 });
+    if (second && c.second) {
+      const other = decodeUtterance(second, u.audio, c.second).text;
+      if (err > 0) agreement.wrong++;
+      if (other === text) {
+        agreement.agree++;
+        if (err === 0) agreement.agreeRight++;
+      } else if (err > 0) agreement.wrongStopped++;
+    }
     n += u.ref.length;
     e += err;
     const s = perSpeaker.get(u.speaker) ?? { n: 0, e: 0 };
     perSpeaker.set(u.speaker, { n: s.n + u.ref.length, e: s.e + err });
   }
   decoder.delete();
+  second?.delete();
   const pct = (x: number) => (100 * x).toFixed(1);
   const speakers = [...perSpeaker].sort().map(([s, v]) => `${s} ${pct(1 - v.e / v.n)}`);
   const worst = [...edits].sort((a, b) => b[1] - a[1]).slice(0, Number(opts.top));
@@ -78,6 +94,10 @@ for (const c of candidates) {
     return `≥${t}: reject ${pct(1 - kept.length / utterances.length)}%, right ${pct(kept.filter((x) => x.right).length / Math.max(1, kept.length))}%`;
   });
   console.log(`  confidence: ${sweep.join("; ")}`);
+  if (second)
+    console.log(
+      `  second opinion: ${pct(1 - agreement.agree / utterances.length)}% rejected, ${pct(agreement.agreeRight / Math.max(1, agreement.agree))}% of written right, ${agreement.wrongStopped} of ${agreement.wrong} wrong stopped`,
+    );
   for (const [s, m] of [...speakerEdits].sort()) {
     const top = [...m].sort((a, b) => b[1] - a[1]).slice(0, 6);
     console.log(`    ${s}: ${top.map(([k, v]) => `${k}×${v}`).join(" ")}`);
