@@ -77,6 +77,9 @@ export const LEXICONS: Record<VoiceLanguage, Lexicon> = {
     extraWords: [
       ["suppuration", "S AH P Y ER EY SH AH N"],
       ["furcation", "F ER K EY SH AH N"],
+      // Non-rhotic "four" (British, Australian and much L2 English): without it a dropped R makes
+      // "four" closer to "twelve" than to F AO R (ADR 0014, the largest single error on the tuning takes).
+      ["four(2)", "F AO"],
     ],
   },
   fr: {
@@ -126,14 +129,14 @@ const DIGIT_WEIGHT = 10;
 const TEEN_WEIGHT = 1;
 
 /** The JSGF grammar: one utterance is 1–3 values or one command. */
-export function jsgfGrammar(lang: VoiceLanguage): string {
+export function jsgfGrammar(lang: VoiceLanguage, weights = { digit: DIGIT_WEIGHT, teen: TEEN_WEIGHT }): string {
   const lex = LEXICONS[lang];
   const p = lex.phrases;
   // Weights: single digits are most of what is called out; 10–15 are rare and, unweighted, absorb
   // misheard digits ("four" heard as "twelve").
   const value = lex.numbers
     .slice(0, MAX_VOICE_VALUE + 1)
-    .map((w, n) => `/${n < 10 ? DIGIT_WEIGHT : TEEN_WEIGHT}/ ${w}`)
+    .map((w, n) => `/${n < 10 ? weights.digit : weights.teen}/ ${w}`)
     .join(" | ");
   const tooth = alternatives(Array.from({ length: 48 }, (_, i) => spoken(i + 1, lex)));
   return `#JSGF V1.0;

@@ -16,30 +16,91 @@ export const DECODER_SETTINGS = { samprate: VOICE_SAMPLE_RATE, nfft: 256, silpro
 
 export const ACOUSTIC_MODELS: Record<VoiceLanguage, string> = { en: "en-us", fr: "fr-fr" };
 
-export async function createPerioDecoder(ss: SoundSwallowerModule, lang: VoiceLanguage): Promise<Decoder> {
-  const decoder = new ss.Decoder({ ...DECODER_SETTINGS, hmm: ss.get_model_path(ACOUSTIC_MODELS[lang]) });
+/**
+ * Experiment knobs for bench/perio-voice/tune.ts only: the app and run.ts always use the defaults, so
+ * what is measured is what ships.
+ */
+export type RecogniserOptions = {
+  settings?: Record<string, string | number | boolean>;
+  extraWords?: [string, string][];
+  /** Leaves out pronunciations the lexicon adds, to measure what each one does. */
+  withoutWords?: string[];
+  fullUtt?: boolean;
+  normalise?: number;
+  weights?: { digit: number; teen: number };
+  frontEnd?: Record<string, string | number | boolean>;
+};
+
+export async function createPerioDecoder(
+  ss: SoundSwallowerModule,
+  lang: VoiceLanguage,
+  opts: RecogniserOptions = {},
+): Promise<Decoder> {
+  const decoder = new ss.Decoder({ ...DECODER_SETTINGS, ...opts.settings, hmm: ss.get_model_path(ACOUSTIC_MODELS[lang]) });
   await decoder.initialize();
-  decoder.add_words(...LEXICONS[lang].extraWords);
-  decoder.set_grammar(jsgfGrammar(lang));
+  // initialize() overwrites the front-end keys with the model's feat_params.json, so front-end
+  // changes (remove_noise, cmn) only take effect when set afterwards and the audio path rebuilt.
+  const frontEnd = Object.entries(opts.frontEnd ?? {});
+  if (frontEnd.length > 0) {
+    for (const [k, v] of frontEnd) decoder.set_config(k, v as string | number);
+    await decoder.reinitialize_audio();
+  }
+  const lexicon = LEXICONS[lang].extraWords.filter(([w]) => !opts.withoutWords?.includes(w));
+  decoder.add_words(...lexicon, ...(opts.extraWords ?? []));
+  decoder.set_grammar(jsgfGrammar(lang, opts.weights));
   return decoder;
 }
 
 /** Decodes one utterance (already at VOICE_SAMPLE_RATE) fed in `chunk`-sample pieces, as a stream would. */
-export function decodeUtterance(decoder: Decoder, audio: Float32Array, chunk = 800): { text: string; finalizeMs: number } {
-  decoder.start();
+export function decodeUtterance(
+  decoder: Decoder,
+  input: Float32Array,
+  opts: RecogniserOptions = {},
+  chunk = 800,
+): { text: string; confidence: number; finalizeMs: number } {
   let last = 0;
-  for (let i = 0; i < audio.length; i += chunk) {
-    const piece = audio.subarray(i, Math.min(audio.length, i + chunk));
-    if (i + chunk >= audio.length) {
-      // The end of the utterance: from here to the text is what the user waits for.
-      last = performance.now();
+  if (opts.fullUtt) {
+    last = performance.now();
+    const audio = opts.normalise ? normalisePeak(input, opts.normalise) : input;
+    decoder.start();
+    decoder.process_audio(audio, false, true);
+  } else {
+    const audio = opts.normalise ? normalisePeak(input, opts.normalise) : input;
+    decoder.start();
+    for (let i = 0; i < audio.length; i += chunk) {
+      const piece = audio.subarray(i, Math.min(audio.length, i + chunk));
+      if (i + chunk >= audio.length) {
+        // The end of the utterance: from here to the text is what the user waits for.
+        last = performance.now();
+      }
+      decoder.process_audio(piece, false, false);
     }
-    decoder.process_audio(piece, false, false);
   }
   if (last === 0) last = performance.now();
   decoder.stop();
   const text = decoder.get_text();
-  return { text, finalizeMs: performance.now() - last };
+  const confidence = wordConfidence(decoder);
+  return { text, confidence, finalizeMs: performance.now() - last };
+}
+
+/**
+ * The lowest posterior probability of a spoken word in the result (1 when nothing was said). Measured
+ * by the bench, not used to reject: on the tuning takes it does not separate right from wrong results
+ * (ADR 0014), so a threshold would throw away right values about as often as wrong ones.
+ */
+export function wordConfidence(decoder: Decoder): number {
+  const words = (decoder.get_alignment().w ?? []).filter((w) => !FILLERS.test(w.t));
+  return words.reduce((min, w) => Math.min(min, w.p), 1);
+}
+const FILLERS = /^(\(NULL\)|<sil>|<s>|<\/s>|\[[A-Z]+\])$/;
+
+/** Scales an utterance so its peak is `peak` (full scale 1). */
+export function normalisePeak(audio: Float32Array, peak: number): Float32Array {
+  let max = 0;
+  for (const v of audio) max = Math.max(max, Math.abs(v));
+  if (max === 0) return audio;
+  const g = peak / max;
+  return audio.map((v) => v * g);
 }
 
 /** Linear-phase low-pass then linear interpolation: any rate to 8 kHz without aliasing above 4 kHz. */
