@@ -1,5 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { NoteSentence } from "#app/services/notes/model.ts";
+import { lowConfidenceWordsFor } from "./evidence.ts";
+import { useTranscriptPieces } from "./transcript-context.ts";
 
 /**
  * A section's sentences: hovering or focusing one shows its evidence in the transcript, clicking
@@ -15,12 +17,15 @@ export function NoteSentences({
   onPlay: (seconds: number) => void;
 }) {
   const { t } = useTranslation("notes");
+  const pieces = useTranscriptPieces();
   return (
     <ul className="note-sentences">
       {sentences.map((sentence, index) => {
         const unsupported = sentence.source === "transcript" && !sentence.supported;
         const pronouns = sentence.flags?.includes("pronoun_conflict") ?? false;
         const start = sentence.evidence[0]?.start;
+        // Issue 15: a sentence resting on words the speech engine was unsure of says which ones.
+        const unsure = sentence.source === "transcript" ? lowConfidenceWordsFor(sentence.evidence, pieces) : [];
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: sentences have no id; order is their identity.
           <li key={index}>
@@ -38,11 +43,17 @@ export function NoteSentences({
               onBlur={() => onHover(null)}
               onClick={() => (start === undefined ? undefined : onPlay(start))}
               data-flags={sentence.flags?.join(" ") || undefined}
+              data-low-confidence={unsure.length ? unsure.join(" ") : undefined}
               title={unsupported ? t("editor.unsupportedHint") : pronouns ? t("editor.pronounConflictHint") : undefined}
             >
               {sentence.text}
               {unsupported ? <span className="badge">{t("editor.unsupported")}</span> : null}
               {pronouns ? <span className="badge">{t("editor.pronounConflict")}</span> : null}
+              {unsure.length ? (
+                <span className="badge badge-warning" data-testid="low-confidence-evidence">
+                  {t("editor.lowConfidence", { words: unsure.join(", "), count: unsure.length })}
+                </span>
+              ) : null}
             </button>
           </li>
         );
