@@ -1,5 +1,12 @@
+import i18next from "i18next";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
 import { lowConfidenceWordsFor } from "#app/components/notes/evidence.ts";
+import { NoteSentences } from "#app/components/notes/note-sentences.tsx";
+import { TranscriptPiecesContext } from "#app/components/notes/transcript-context.ts";
+import { resources } from "#app/i18n/resources.server.ts";
 import type { TranscriptPiece } from "#app/services/notes/model.ts";
 import { transcriptPieces } from "#app/services/notes/transcript-pieces.ts";
 
@@ -32,5 +39,41 @@ describe("lowConfidenceWordsFor", () => {
     expect(lowConfidenceWordsFor([{ start: 3, end: 6, quote: "no chest pain" }], pieces)).toEqual([]);
     expect(lowConfidenceWordsFor([{ start: 6, end: 9, quote: "cough" }], pieces)).toEqual([]);
     expect(lowConfidenceWordsFor([], pieces)).toEqual([]);
+  });
+});
+
+describe("the note's sentences", () => {
+  it.each(["en", "fr", "es"] as const)("badge a sentence resting on unsure words with those words (%s)", async (lng) => {
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng, resources, ns: ["notes"], defaultNS: "notes", interpolation: { escapeValue: false } });
+    const sentences = [
+      {
+        text: "Takes zenvaxor twice daily.",
+        source: "transcript" as const,
+        supported: true,
+        evidence: [{ start: 0, end: 3, quote: "take zenvaxor" }],
+      },
+      {
+        text: "No chest pain.",
+        source: "transcript" as const,
+        supported: true,
+        evidence: [{ start: 3, end: 6, quote: "no chest pain" }],
+      },
+    ];
+    const html = renderToString(
+      createElement(
+        I18nextProvider,
+        { i18n },
+        createElement(
+          TranscriptPiecesContext.Provider,
+          { value: pieces },
+          createElement(NoteSentences, { sentences: sentences as never, onHover: () => {}, onPlay: () => {} }),
+        ),
+      ),
+    );
+    expect(html.match(/data-testid="low-confidence-evidence"/g)).toHaveLength(1);
+    expect(html).toContain('data-low-confidence="zenvaxor"');
+    expect(html).toContain(i18n.t("editor.lowConfidence", { words: "zenvaxor", count: 1 }));
+    expect(i18n.t("editor.lowConfidence", { words: "zenvaxor", count: 1 })).toContain("zenvaxor");
   });
 });

@@ -47,7 +47,7 @@ export function SpeechVocabulary({ view, result }: { view: SpeechVocabularyView;
           </div>
         </Form>
         <h3>{t("vocabulary.learnedHeading")}</h3>
-        <dl className="org-settings-values" data-testid="vocabulary-learned">
+        <dl className="speech-vocabulary-learned" data-testid="vocabulary-learned">
           {SOURCES.map((source) => (
             <div key={source}>
               <dt>{t(`vocabulary.sources.${source}`, { count: view.learned[source].total })}</dt>
