@@ -97,38 +97,51 @@ async function main() {
         "lumiquisan",
       ].filter((w) => vocabulary.terms.some((t) => t.word === w)),
     );
-    const reference = sentences.join(" ");
+    // Control: held-out dictation without the practice's words (bench/asr/clinical-sentences.txt, the
+    // first 12): the vocabulary must not make ordinary speech worse.
+    const control = readFileSync(new URL("./clinical-sentences.txt", import.meta.url), "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"))
+      .slice(0, 12);
+    const sets = [
+      { name: "practice words", lines: sentences },
+      { name: "control (no practice words)", lines: control },
+    ];
     const rows: string[] = [];
-    for (const voice of voices) {
-      const wav = await normaliseAudio(
-        speak(sentences.join("\n"), join(dir, `${voice}.src.wav`), voice),
-        join(dir, `${voice}.wav`),
-      );
-      for (const withVocabulary of [false, true]) {
-        const t0 = Date.now();
-        const result = await transcribeLongAudio(engine, wav.path, {
-          language: "en",
-          carry: {},
-          vocabulary: withVocabulary ? vocabulary : undefined,
-        });
-        const sec = (Date.now() - t0) / 1000;
-        const e = wordErrors(reference, result.text);
-        const w = (e.substitutions + e.deletions + e.insertions) / e.referenceWords;
-        const s = termScore(reference, result.text, scored);
-        rows.push(
-          `| ${voice} | ${withVocabulary ? "with org vocabulary" : "default (conversation)"} | ${w.toFixed(3)} | ${s.found}/${s.total} (${((100 * s.found) / s.total).toFixed(0)}%) | ${s.extra} | ${(sec / wav.durationSec).toFixed(2)} |`,
+    for (const set of sets) {
+      for (const voice of voices) {
+        const reference = set.lines.join(" ");
+        const wav = await normaliseAudio(
+          speak(set.lines.join("\n"), join(dir, `${voice}.src.wav`), voice),
+          join(dir, `${voice}.wav`),
         );
-        console.error(`${voice} ${withVocabulary ? "org" : "base"}: ${result.text}`);
+        for (const withVocabulary of [false, true]) {
+          const t0 = Date.now();
+          const result = await transcribeLongAudio(engine, wav.path, {
+            language: "en",
+            carry: {},
+            vocabulary: withVocabulary ? vocabulary : undefined,
+          });
+          const sec = (Date.now() - t0) / 1000;
+          const e = wordErrors(reference, result.text);
+          const w = (e.substitutions + e.deletions + e.insertions) / e.referenceWords;
+          const s = termScore(reference, result.text, scored);
+          rows.push(
+            `| ${set.name} | ${voice} | ${withVocabulary ? "with org vocabulary" : "default (conversation)"} | ${w.toFixed(3)} | ${s.found}/${s.total} ${s.total ? ` (${((100 * s.found) / s.total).toFixed(0)}%)` : ""} | ${s.extra} | ${(sec / wav.durationSec).toFixed(2)} |`,
+          );
+          console.error(`${voice} ${withVocabulary ? "org" : "base"}: ${result.text}`);
+        }
       }
     }
     console.log(
       `Vocabulary: ${vocabulary.terms.length} terms (${vocabulary.terms.filter((t) => t.phones).length} with espeak-ng pronunciations); adapted model built in ${buildSec.toFixed(1)} s`,
     );
     console.log(
-      `Eval: ${sentences.length} sentences, ${words(reference).length} words, ${[...scored].length} practice words scored\n`,
+      `Eval: ${sentences.length} sentences, ${words(sentences.join(" ")).length} words, ${scored.size} practice words scored; control: ${control.length} sentences\n`,
     );
-    console.log("| voice | model | WER | practice words recognised | practice words inserted wrongly | RTF |");
-    console.log("|---|---|---|---|---|---|");
+    console.log("| set | voice | model | WER | practice words recognised | practice words inserted wrongly | RTF |");
+    console.log("|---|---|---|---|---|---|---|");
     for (const row of rows) console.log(row);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -3,9 +3,11 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normaliseAudio } from "#app/services/speech/audio.server.ts";
+import { createEngineRegistry } from "#app/services/speech/engine.ts";
 import { createOrgModelCache, type OrgVocabulary, vocabularyVersion } from "#app/services/speech/org-vocab/model-cache.server.ts";
 import type { VocabularyTerm } from "#app/services/speech/org-vocab/terms.ts";
 import { createPocketsphinxEngine, resolveLanguageModel } from "#app/services/speech/pocketsphinx.server.ts";
+import { createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
 import { makeTempDir, speak } from "#tests/speech/synth.ts";
 
 // ADR 0032 through the real engine: espeak-ng speaks a sentence with a made-up drug; pocketsphinx
@@ -79,4 +81,19 @@ describe("per-organisation pocketsphinx models", () => {
     expect(plain.model).toBe("en-us-conversation");
     for (const result of [withA, withB, plain]) expect(result.text).toContain("twice a day");
   }, 180_000);
+
+  it("the transcription port looks the vocabulary up by the visit's organisation", async () => {
+    const engine = createPocketsphinxEngine({ orgModels: createOrgModelCache(join(dir, "models")) });
+    const asked: string[] = [];
+    const port = createTranscribePort(createEngineRegistry([engine]), {
+      vocabularyFor: async (orgId) => {
+        asked.push(orgId);
+        return orgId === ORG_A ? A : null;
+      },
+    });
+    const result = await port(wav, "en", { orgId: ORG_A });
+    expect(asked).toEqual([ORG_A]);
+    expect(result.text).toContain("zenvaxor");
+    expect(result.model).toBe(`en-us-conversation+org:${A.version}`);
+  }, 120_000);
 });
