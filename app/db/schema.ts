@@ -28,6 +28,7 @@ export interface DB {
   coding_lines: CodingLinesTable;
   org_code_systems: OrgCodeSystemsTable;
   org_codes: OrgCodesTable;
+  org_vocabulary: OrgVocabularyTable;
 }
 
 /** A column the database fills in on insert (default) and that may be set explicitly. */
@@ -480,4 +481,15 @@ export interface OrgCodesTable {
   code: InsertOnly<string>;
   short_descriptor: InsertOnly<string>;
   long_descriptor: InsertOnly<string>;
+}
+
+/** Migration 0035 (ADR 0032): one row per organisation; `terms`, `version`, `refreshed_at` are the refresh job's. */
+export interface OrgVocabularyTable {
+  org_id: InsertOnly<string>;
+  custom_terms: Defaulted<string[]>;
+  terms: Defaulted<unknown>;
+  version: Defaulted<string>;
+  refreshed_at: Defaulted<Date | null>;
+  updated_by: Defaulted<string | null>;
+  updated_at: Defaulted<Date>;
 }

@@ -5,6 +5,7 @@ import { type StopJobsOptions, startJobs, stopJobs } from "#app/services/jobs/jo
 import { createNoteEngine } from "#app/services/notes/engines/registry.server.ts";
 import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
 import { createSpeechRegistry } from "#app/services/speech/config.server.ts";
+import { loadOrgVocabulary } from "#app/services/speech/org-vocab/refresh.server.ts";
 import { createLiveTranscribePort, createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
 import type { Env } from "#app/utils/env.server.ts";
 import { createLogger, type Logger } from "#app/utils/logger.server.ts";
@@ -53,13 +54,15 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
   // The transcription workers run in this process; the engines themselves run as child processes
   // (pocketsphinx, ffmpeg) or remote APIs, so pages stay fast while a visit is transcribed.
   // The ASR_* settings were validated with the rest of the env at boot (app/utils/env.server.ts).
-  const speech = createSpeechRegistry(env);
+  const speech = createSpeechRegistry(env, { dataDir: env.MURMUR_DATA_DIR });
+  // Each visit is decoded with its own organisation's vocabulary (ADR 0032), read per job.
+  const vocabularies = { vocabularyFor: (orgId: string) => loadOrgVocabulary(db, orgId) };
   // Issue 6: the note engine (extractive by default, or an OpenAI-compatible server) runs the
   // generate-note jobs in this process; NOTES_ENGINE and LLM_OPENAI_* were validated at boot.
   const generateNote = createNoteEngine(env);
   await startJobs(runtime, {
-    transcribe: createTranscribePort(speech),
-    transcribeLive: createLiveTranscribePort(speech),
+    transcribe: createTranscribePort(speech, vocabularies),
+    transcribeLive: createLiveTranscribePort(speech, vocabularies),
     generateNote,
     // Issue 12: passages are embedded in the background when EMBEDDINGS_* is set (ADR 0020).
     embeddings: createEmbeddingsClient(env),

@@ -20,9 +20,9 @@ import { call, openVisitHarness, seedVisit, sha256, type VisitHarness, webmChunk
 
 /** A stand-in engine that records its calls; each transcript names the audio it was given. */
 function fakeEngine(behaviour: (call: number) => "ok" | Error = () => "ok") {
-  const calls: { path: string; language: string }[] = [];
-  const transcribe: TranscribePort = async (path, language) => {
-    calls.push({ path, language });
+  const calls: { path: string; language: string; orgId?: string }[] = [];
+  const transcribe: TranscribePort = async (path, language, options) => {
+    calls.push({ path, language, orgId: options.orgId });
     const outcome = behaviour(calls.length);
     if (outcome instanceof Error) throw outcome;
     return {
@@ -120,6 +120,8 @@ describeEachDatabase("transcription jobs", (target) => {
     expect(await handleTranscribeVisit(jobFor(id), deps(engine.transcribe))).toBe("already_transcribed");
     expect(engine.calls).toHaveLength(1);
     expect(engine.calls[0]?.language).toBe("fr");
+    // The port is told the visit's organisation: its vocabulary, nobody else's (ADR 0032).
+    expect(engine.calls[0]?.orgId).toBe(h.a.orgId);
     expect(await engineTranscripts(id)).toEqual([{ version: 1, text: "transcript 1", audio_sha256: expect.any(String) }]);
     expect((await visitState(id))?.status).toBe("transcribed");
     const visit = await call(h, visitRoute, { method: "GET", path: `/api/visits/${id}`, params: { id } });

@@ -7,12 +7,13 @@ import type { CodingPage } from "#app/services/notes/editor-page.server.ts";
 import type { NoteSentence } from "#app/services/notes/model.ts";
 import { formatDate } from "#app/utils/zoned-time.ts";
 import { DraftForm } from "./draft-form.tsx";
-import { piecesFor } from "./evidence.ts";
+import { lowConfidenceWordsFor, piecesFor } from "./evidence.ts";
 import { ExportBar } from "./export-bar.tsx";
 import { NotePrint } from "./note-print.tsx";
 import { OmissionList } from "./omission-list.tsx";
 import { RatingForm } from "./rating-form.tsx";
 import { SignedView } from "./signed-view.tsx";
+import { TranscriptPiecesContext } from "./transcript-context.ts";
 import { TranscriptEvidence } from "./transcript-evidence.tsx";
 import { useNoteEvents } from "./use-note-events.ts";
 import { VersionHistory } from "./version-history.tsx";
@@ -33,6 +34,10 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
   const progress = useNoteEvents({ noteId: note.id, orgId: page.orgId, enabled: generating, onDone: refresh });
   const [hovered, setHovered] = useState<NoteSentence | null>(null);
   const active = useMemo(() => piecesFor(hovered?.evidence ?? [], page.transcript), [hovered, page.transcript]);
+  const unsure = useMemo(
+    () => (hovered?.source === "transcript" ? lowConfidenceWordsFor(hovered.evidence, page.transcript) : []),
+    [hovered, page.transcript],
+  );
   const player = useRef<HTMLAudioElement>(null);
   const play = useCallback((seconds: number) => {
     const audio = player.current;
@@ -45,99 +50,105 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
   const format = (iso: string) => formatDate(iso, i18n.language, timeZone);
 
   return (
-    <article className="note-editor" data-testid="note-editor" data-status={note.status} data-note-language={note.language}>
-      <header className="no-print">
-        <h2>
-          {page.patientName}
-          {page.visitTitle ? ` — ${page.visitTitle}` : ""}
-        </h2>
-        <p>
-          {t("editor.meta", { template: note.template_name, language: t(`languages.${note.language}`) })} ·{" "}
-          <span data-testid="note-status">{t(`status.${note.status}`)}</span> ·{" "}
-          <Link to={`${localize("/transcribing")}?visit_id=${note.visit_id}`}>{t("editor.back")}</Link>
-        </p>
-      </header>
-      {error ? (
-        <p role="alert" data-code={error} className="no-print">
-          {t(`errors.${error}`, { defaultValue: t("errors.invalid_input") })}
-        </p>
-      ) : null}
-      {generating ? (
-        <div className="no-print">
-          <small aria-live="polite">
-            {progress === null ? t("editor.waiting") : t("editor.progress", { percent: Math.round(progress * 100) })}
-          </small>
-          <progress data-testid="note-progress" max={1} value={progress ?? undefined} />
-        </div>
-      ) : null}
-      {note.failure ? (
-        <p role="alert" data-code={note.failure.code} className="no-print">
-          {note.status === "failed"
-            ? t(`failures.${note.failure.code}`, { defaultValue: t("failures.other") })
-            : t("editor.sectionFailures")}
-        </p>
-      ) : null}
-      {page.audioUrl ? (
-        // biome-ignore lint/a11y/useMediaCaption: the transcript beside the note is the recording's text.
-        <audio ref={player} controls preload="metadata" src={page.audioUrl} className="no-print" data-testid="note-audio" />
-      ) : null}
-      <div className="note-columns">
-        <div className="note-main">
-          {note.status === "draft" ? (
-            <>
-              <p className="no-print">
-                <small>{t("editor.evidenceHint")}</small>
-              </p>
-              <DraftForm
+    <TranscriptPiecesContext.Provider value={page.transcript}>
+      <article className="note-editor" data-testid="note-editor" data-status={note.status} data-note-language={note.language}>
+        <header className="no-print">
+          <h2>
+            {page.patientName}
+            {page.visitTitle ? ` — ${page.visitTitle}` : ""}
+          </h2>
+          <p>
+            {t("editor.meta", { template: note.template_name, language: t(`languages.${note.language}`) })} ·{" "}
+            <span data-testid="note-status">{t(`status.${note.status}`)}</span> ·{" "}
+            <Link to={`${localize("/transcribing")}?visit_id=${note.visit_id}`}>{t("editor.back")}</Link>
+          </p>
+        </header>
+        {error ? (
+          <p role="alert" data-code={error} className="no-print">
+            {t(`errors.${error}`, { defaultValue: t("errors.invalid_input") })}
+          </p>
+        ) : null}
+        {generating ? (
+          <div className="no-print">
+            <small aria-live="polite">
+              {progress === null ? t("editor.waiting") : t("editor.progress", { percent: Math.round(progress * 100) })}
+            </small>
+            <progress data-testid="note-progress" max={1} value={progress ?? undefined} />
+          </div>
+        ) : null}
+        {note.failure ? (
+          <p role="alert" data-code={note.failure.code} className="no-print">
+            {note.status === "failed"
+              ? t(`failures.${note.failure.code}`, { defaultValue: t("failures.other") })
+              : t("editor.sectionFailures")}
+          </p>
+        ) : null}
+        {page.audioUrl ? (
+          // biome-ignore lint/a11y/useMediaCaption: the transcript beside the note is the recording's text.
+          <audio ref={player} controls preload="metadata" src={page.audioUrl} className="no-print" data-testid="note-audio" />
+        ) : null}
+        <div className="note-columns">
+          <div className="note-main">
+            {note.status === "draft" ? (
+              <>
+                <p className="no-print">
+                  <small>{t("editor.evidenceHint")}</small>
+                </p>
+                <DraftForm
+                  key={note.updated_at}
+                  noteId={note.id}
+                  sections={note.sections}
+                  language={note.language}
+                  canSign={page.canSign}
+                  onHover={setHovered}
+                  onPlay={play}
+                />
+              </>
+            ) : null}
+            {signed && note.signed_at ? (
+              <SignedView
                 key={note.updated_at}
-                noteId={note.id}
-                sections={note.sections}
-                language={note.language}
-                canSign={page.canSign}
+                note={note}
+                canAmend={page.canSign}
+                signedAt={format(note.signed_at)}
                 onHover={setHovered}
                 onPlay={play}
               />
-            </>
-          ) : null}
-          {signed && note.signed_at ? (
-            <SignedView
-              key={note.updated_at}
-              note={note}
-              canAmend={page.canSign}
-              signedAt={format(note.signed_at)}
-              onHover={setHovered}
-              onPlay={play}
+            ) : null}
+            {note.status === "draft" || signed ? (
+              <>
+                <ExportBar noteId={note.id} orgId={page.orgId} sections={note.sections} headers={note.headers} />
+                <OmissionList omissions={note.omissions} language={note.language} onPlay={play} />
+                <RatingForm noteId={note.id} rating={note.rating} comment={note.rating_comment} />
+                <VersionHistory versions={note.versions} format={format} />
+              </>
+            ) : null}
+          </div>
+          <aside className="note-side no-print" aria-label={t("editor.transcript")}>
+            {/* Issue 13: a signed note is coded beside itself (owners and clinicians, who alone open notes). */}
+            {signed && page.canSign ? <CodingPanel orgId={page.orgId} noteId={note.id} /> : null}
+            <h3>{t("editor.transcript")}</h3>
+            {/* Issue 15: the hovered sentence's evidence includes words the speech engine was unsure of. */}
+            <p className="note-evidence-unsure" aria-live="polite" data-testid="evidence-low-confidence" hidden={!unsure.length}>
+              {unsure.length ? t("editor.lowConfidenceEvidence", { words: unsure.join(", "), count: unsure.length }) : null}
+            </p>
+            <TranscriptEvidence
+              pieces={page.transcript}
+              active={active}
+              quotes={hovered?.evidence ?? []}
+              language={note.language}
+              audioUrl={page.audioUrl}
+              onSeek={play}
             />
-          ) : null}
-          {note.status === "draft" || signed ? (
-            <>
-              <ExportBar noteId={note.id} orgId={page.orgId} sections={note.sections} headers={note.headers} />
-              <OmissionList omissions={note.omissions} language={note.language} onPlay={play} />
-              <RatingForm noteId={note.id} rating={note.rating} comment={note.rating_comment} />
-              <VersionHistory versions={note.versions} format={format} />
-            </>
-          ) : null}
+          </aside>
         </div>
-        <aside className="note-side no-print" aria-label={t("editor.transcript")}>
-          {/* Issue 13: a signed note is coded beside itself (owners and clinicians, who alone open notes). */}
-          {signed && page.canSign ? <CodingPanel orgId={page.orgId} noteId={note.id} /> : null}
-          <h3>{t("editor.transcript")}</h3>
-          <TranscriptEvidence
-            pieces={page.transcript}
-            active={active}
-            quotes={hovered?.evidence ?? []}
-            language={note.language}
-            audioUrl={page.audioUrl}
-            onSeek={play}
-          />
-        </aside>
-      </div>
-      <NotePrint
-        title={note.template_name}
-        patient={page.patientName}
-        note={note}
-        signedAt={note.signed_at ? format(note.signed_at) : null}
-      />
-    </article>
+        <NotePrint
+          title={note.template_name}
+          patient={page.patientName}
+          note={note}
+          signedAt={note.signed_at ? format(note.signed_at) : null}
+        />
+      </article>
+    </TranscriptPiecesContext.Provider>
   );
 }

@@ -2,6 +2,8 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { NoteSentence } from "#app/services/notes/model.ts";
+import { lowConfidenceWordsFor } from "./evidence.ts";
+import { useTranscriptPieces } from "./transcript-context.ts";
 
 /**
  * A section's sentences: hovering or focusing one shows its evidence in the transcript, clicking
@@ -18,6 +20,7 @@ export function NoteSentences({
 }) {
   const { t } = useTranslation("notes");
   const localize = useLocalizedPath();
+  const pieces = useTranscriptPieces();
   return (
     <ul className="note-sentences">
       {sentences.map((sentence, index) => {
@@ -30,6 +33,8 @@ export function NoteSentences({
         // One link per run of sentences from the same exam: a link on each line was noise.
         const before = sentences[index - 1];
         const showLink = chart && !(before?.source === "chart" && before.chart?.exam_id === chart.exam_id);
+        // Issue 15: a sentence resting on words the speech engine was unsure of says which ones.
+        const unsure = sentence.source === "transcript" ? lowConfidenceWordsFor(sentence.evidence, pieces) : [];
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: sentences have no id; order is their identity.
           <li key={index}>
@@ -48,6 +53,7 @@ export function NoteSentences({
               onClick={() => (start === undefined ? undefined : onPlay(start))}
               data-flags={sentence.flags?.join(" ") || undefined}
               data-exam={chart?.exam_id}
+              data-low-confidence={unsure.length ? unsure.join(" ") : undefined}
               title={
                 unsupported
                   ? t("editor.unsupportedHint")
@@ -61,6 +67,11 @@ export function NoteSentences({
               {sentence.text}
               {unsupported ? <span className="badge">{t("editor.unsupported")}</span> : null}
               {pronouns ? <span className="badge">{t("editor.pronounConflict")}</span> : null}
+              {unsure.length ? (
+                <span className="badge badge-warning" data-testid="low-confidence-evidence">
+                  {t("editor.lowConfidence", { words: unsure.join(", "), count: unsure.length })}
+                </span>
+              ) : null}
             </button>
             {chart && showLink ? (
               <Link

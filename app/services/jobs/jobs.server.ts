@@ -6,6 +6,7 @@ import { GENERATE_NOTE_DEAD_QUEUE, GENERATE_NOTE_QUEUE } from "#app/services/not
 import { startNoteWorkers } from "#app/services/notes/jobs/workers.server.ts";
 import type { EmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
 import { RAG_EMBED_QUEUE, startEmbedWorkers } from "#app/services/rag/embeddings/jobs.server.ts";
+import { REFRESH_VOCABULARY_QUEUE, startVocabularyWorker } from "#app/services/speech/org-vocab/jobs.server.ts";
 import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { blobStore } from "#app/services/storage/storage.server.ts";
 import { purgeExpiredAudio } from "#app/services/visits/purge-audio.server.ts";
@@ -92,6 +93,7 @@ const WORKED_QUEUES = [
   GENERATE_NOTE_QUEUE,
   GENERATE_NOTE_DEAD_QUEUE,
   RAG_EMBED_QUEUE,
+  REFRESH_VOCABULARY_QUEUE,
 ];
 
 const handles = new Map<Database, JobsHandle>();
@@ -181,6 +183,8 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
     sweepMinAgeMs: options.sweepMinAgeMs,
     running,
   });
+  // ADR 0032: organisations' speech vocabularies, refreshed after notes are signed or templates change.
+  await startVocabularyWorker(boss, runtime, { running, pollingIntervalSeconds: options.pollingIntervalSeconds });
   await startEmbedWorkers(boss, runtime, {
     client: options.embeddings,
     running,

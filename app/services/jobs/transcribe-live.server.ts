@@ -13,7 +13,7 @@ import type { TranscribeJob } from "./transcribe-visit.server.ts";
 export type LiveTranscribePort = (
   audioPath: string,
   language: VisitLanguage,
-  options: { signal?: AbortSignal; cache: WindowCache },
+  options: { signal?: AbortSignal; cache: WindowCache; orgId?: string },
 ) => Promise<{ decoded: number; settled: number }>;
 
 export interface LiveDeps {
@@ -68,6 +68,7 @@ export async function handleTranscribeLive(job: TranscribeJob, deps: LiveDeps): 
       const { decoded, settled } = await deps.transcribeLive(audio.path, visit.language, {
         signal: job.signal,
         cache: visitWindowCache(deps.db, orgId, visitId),
+        orgId,
       });
       deps.logger?.debug({ visitId, chunks: prefix.length, decoded, settled }, "live transcription pass");
       return "decoded";

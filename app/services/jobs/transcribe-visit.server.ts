@@ -34,6 +34,8 @@ export type TranscribePort = (
     onProgress?: (done: number) => void;
     /** Windows decoded while the visit was recording (transcribe-live.server.ts). */
     cache?: WindowCache;
+    /** The visit's organisation: its own vocabulary is used (ADR 0032), nobody else's. */
+    orgId?: string;
   },
 ) => Promise<TranscriptionResult>;
 
@@ -143,6 +145,7 @@ export async function handleTranscribeVisit(job: TranscribeJob, deps: Transcribe
       signal: job.signal,
       onProgress: progress.report,
       cache: visitWindowCache(deps.db, orgId, visitId),
+      orgId,
     });
   } catch (error) {
     await progress.settle();

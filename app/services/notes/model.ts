@@ -78,6 +78,8 @@ export interface TranscriptPiece {
   text: string;
   /** "doctor" / "patient" / … when known (imported dialogues); ASR segments have none. */
   speaker?: string;
+  /** Per-word engine confidence (0–1, one per word of `text`) when the engine gave it (issue 15). */
+  confidence?: number[];
 }
 
 /** Where a note sentence comes from in the transcript: audio time and the words said. */

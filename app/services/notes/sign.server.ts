@@ -1,5 +1,6 @@
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireRole } from "#app/services/orgs/context.server.ts";
+import { queueVocabularyRefresh } from "#app/services/speech/org-vocab/jobs.server.ts";
 import { checkNoteId, requireNoteRole, SIGNING_ROLES } from "./access.server.ts";
 import { noteContentHash } from "./content-hash.server.ts";
 import { editDistance } from "./edit-distance.ts";
@@ -18,7 +19,7 @@ type NoteArgs = OrgServiceArgs & { orgId: string; noteId: string };
 export async function signNote(args: NoteArgs): Promise<NoteView> {
   checkOrgId(args.orgId);
   checkNoteId(args.noteId);
-  return asActor(args, args.orgId, async (trx) => {
+  const view = await asActor(args, args.orgId, async (trx) => {
     const role = await requireNoteRole(trx, args.orgId, args.actor.userId);
     requireRole(role, SIGNING_ROLES);
     const row = await loadNote(trx, args.orgId, args.noteId, { lock: true });
@@ -62,6 +63,9 @@ export async function signNote(args: NoteArgs): Promise<NoteView> {
     const updated = await loadNote(trx, args.orgId, args.noteId);
     return noteView(updated, await loadVersions(trx, args.orgId, args.noteId));
   });
+  // The signed text is the practice's vocabulary source (ADR 0032): refresh it in the background.
+  await queueVocabularyRefresh(args.db, args.orgId);
+  return view;
 }
 
 /**
@@ -72,7 +76,7 @@ export async function signNote(args: NoteArgs): Promise<NoteView> {
 export async function amendNote(args: NoteArgs & { sections: SectionText[]; reason: string }): Promise<NoteView> {
   checkOrgId(args.orgId);
   checkNoteId(args.noteId);
-  return asActor(args, args.orgId, async (trx) => {
+  const view = await asActor(args, args.orgId, async (trx) => {
     const role = await requireNoteRole(trx, args.orgId, args.actor.userId);
     requireRole(role, SIGNING_ROLES);
     const row = await loadNote(trx, args.orgId, args.noteId, { lock: true });
@@ -114,4 +118,7 @@ export async function amendNote(args: NoteArgs & { sections: SectionText[]; reas
     const updated = await loadNote(trx, args.orgId, args.noteId);
     return noteView(updated, await loadVersions(trx, args.orgId, args.noteId));
   });
+  // The signed text is the practice's vocabulary source (ADR 0032): refresh it in the background.
+  await queueVocabularyRefresh(args.db, args.orgId);
+  return view;
 }

@@ -1,7 +1,9 @@
+import { join } from "node:path";
 import { z } from "zod";
 import { createEngineRegistry, type EngineRegistry, type SpeechEngine } from "#app/services/speech/engine.ts";
 import { checkSpeechEnv, SpeechEnvShape } from "#app/services/speech/env-schema.ts";
 import { createOpenAiCompatibleEngine } from "#app/services/speech/openai-compatible.server.ts";
+import { createOrgModelCache } from "#app/services/speech/org-vocab/model-cache.server.ts";
 import { createPocketsphinxEngine, type PocketsphinxLanguageModel } from "#app/services/speech/pocketsphinx.server.ts";
 
 /** The ASR_* rules (env-schema.ts), parsed on their own for scripts, the bench and tests. */
@@ -22,11 +24,13 @@ function pocketsphinxModel(value: string): PocketsphinxLanguageModel {
 }
 
 /** Builds the engines the configuration names, in its order of preference. */
-export function createSpeechRegistry(env: SpeechEnv): EngineRegistry {
+export function createSpeechRegistry(env: SpeechEnv, options: { dataDir?: string } = {}): EngineRegistry {
   const engines: SpeechEngine[] = [];
+  // Organisations' adapted models live with the rest of the deployment's data (ADR 0032).
+  const orgModels = options.dataDir ? createOrgModelCache(join(options.dataDir, "speech", "org-models")) : undefined;
   for (const id of env.ASR_ENGINE) {
     if (id === "pocketsphinx") {
-      engines.push(createPocketsphinxEngine({ languageModel: pocketsphinxModel(env.ASR_POCKETSPHINX_MODEL) }));
+      engines.push(createPocketsphinxEngine({ languageModel: pocketsphinxModel(env.ASR_POCKETSPHINX_MODEL), orgModels }));
     } else if (env.ASR_OPENAI_BASE_URL) {
       engines.push(
         createOpenAiCompatibleEngine({

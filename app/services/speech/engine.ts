@@ -1,4 +1,5 @@
 import { SpeechError } from "#app/services/speech/errors.ts";
+import type { OrgVocabulary } from "#app/services/speech/org-vocab/model-cache.server.ts";
 
 /** Times are seconds from the start of the audio given to the engine, millisecond precision. */
 export interface TranscriptWord {
@@ -37,6 +38,11 @@ export interface TranscribeOptions {
    * and chunk-by-chunk transcription pass the same object to every call, in order). Opaque to callers.
    */
   carry?: Record<string, unknown>;
+  /**
+   * The organisation's own words (ADR 0032), for engines that can learn them (pocketsphinx builds
+   * an adapted copy of its model); others ignore it. Never shared between organisations.
+   */
+  vocabulary?: OrgVocabulary;
 }
 
 /** A 16 kHz mono 16-bit PCM WAV (see normaliseAudio), as a path or as its bytes. */

@@ -41,6 +41,7 @@ export async function transcribeLongAudio(
       signal: options.signal,
       onSegment: options.onSegment,
       carry: options.carry,
+      vocabulary: options.vocabulary,
     });
     options.onProgress?.(1);
     return result;
@@ -116,12 +117,17 @@ async function eachWindow(
       if (options.signal?.aborted) throw abortError(options.signal);
       const path = join(scratch, `window-${window.index}.wav`);
       await extractWavRange(wavPath, info, window.start, window.end, path);
-      const key = options.cache ? await windowKey(path, engine.id, options.language, carry) : null;
+      const key = options.cache ? await windowKey(path, engine.id, options.language, carry, options.vocabulary?.version) : null;
       let result = key ? await options.cache?.get(key) : null;
       if (result) {
         replaceCarry(carry, result.carryOut);
       } else {
-        const fresh = await engine.transcribe(path, { language: options.language, signal: options.signal, carry });
+        const fresh = await engine.transcribe(path, {
+          language: options.language,
+          signal: options.signal,
+          carry,
+          vocabulary: options.vocabulary,
+        });
         options.onDecoded?.();
         result = {
           segments: fresh.segments,
@@ -140,10 +146,17 @@ async function eachWindow(
   }
 }
 
-async function windowKey(path: string, engineId: string, language: string, carry: Record<string, unknown>): Promise<string> {
+async function windowKey(
+  path: string,
+  engineId: string,
+  language: string,
+  carry: Record<string, unknown>,
+  vocabulary: string | undefined,
+): Promise<string> {
   const hash = createHash("sha256");
   hash.update(await readFile(path));
-  hash.update(`\0${engineId}\0${language}\0${JSON.stringify(carry)}`);
+  // A window decoded before the organisation's vocabulary changed is decoded again with the new one.
+  hash.update(`\0${engineId}\0${language}\0${JSON.stringify(carry)}${vocabulary ? `\0${vocabulary}` : ""}`);
   return hash.digest("hex");
 }
 

@@ -14,6 +14,7 @@ import { baseLanguage } from "#app/services/speech/engine.ts";
 import { SpeechError } from "#app/services/speech/errors.ts";
 import { createLimiter } from "#app/services/speech/limiter.ts";
 import { transcribeLongAudio } from "#app/services/speech/long-audio.server.ts";
+import type { OrgModelCache } from "#app/services/speech/org-vocab/model-cache.server.ts";
 import { createPocketsphinxParser } from "#app/services/speech/pocketsphinx-output.ts";
 import { lastLine, runProcess } from "#app/services/speech/process.server.ts";
 import { readWavInfo, type WavInfo } from "#app/services/speech/wav.server.ts";
@@ -40,6 +41,8 @@ export interface PocketsphinxConfig {
   timeoutMs?: number;
   /** Concurrent decodes per engine instance; 1 keeps a core free for the web process on 2-core machines. */
   maxConcurrent?: number;
+  /** Where organisations' adapted models are kept (ADR 0032); without it a vocabulary is ignored. */
+  orgModels?: OrgModelCache;
 }
 
 /** A committed model folder, found beside this module in the source tree or from the working directory in a build. */
@@ -101,12 +104,15 @@ export function createPocketsphinxEngine(config: PocketsphinxConfig = {}): Speec
       segments.push(segment);
       options.onSegment?.(segment);
     });
+    // The organisation's adapted copy (built once per vocabulary version, then reused from disk).
+    const active =
+      options.vocabulary?.terms.length && config.orgModels ? await config.orgModels.modelFor(model, options.vocabulary) : model;
     const args = [
       // -remove_silence no: with its voice-activity detector on, this pocketsphinx (5prealpha) shifts
       // every time of the first utterance by ~8 s when a file starts mid-speech, as every window
       // but the first does; silence is then decoded as <sil> and segments are cut at pauses instead.
       ...["-infile", wavPath, "-time", "yes", "-remove_silence", "no"],
-      ...["-hmm", hmm, "-lm", model.lm, "-dict", model.dict],
+      ...["-hmm", hmm, "-lm", active.lm, "-dict", active.dict],
       ...(featParams ? ["-featparams", featParams] : []),
       // pocketsphinx's own -lw/-wip/-beam defaults: none of the values tried on the dev sentences did better (docs/speech.md).
       ...(config.extraArgs ?? []),
@@ -131,7 +137,7 @@ export function createPocketsphinxEngine(config: PocketsphinxConfig = {}): Speec
       text: segments.map((s) => s.text).join(" "),
       segments,
       engine: "pocketsphinx",
-      model: model.name,
+      model: active.name,
       language: "en",
     };
   }

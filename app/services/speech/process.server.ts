@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { abortError, SpeechError, type SpeechErrorCode } from "#app/services/speech/errors.ts";
 
 export interface ProcessResult {
@@ -21,6 +21,8 @@ export interface RunProcessOptions {
   timeoutCode: SpeechErrorCode;
   /** Code of the SpeechError thrown when the process cannot be started for another reason. */
   failureCode: SpeechErrorCode;
+  /** Text written to the child's stdin, which is then closed (else stdin is not connected). */
+  stdin?: string;
 }
 
 const STDERR_TAIL_BYTES = 16_384;
@@ -34,7 +36,14 @@ export function runProcess(command: string, args: readonly string[], options: Ru
   if (signal?.aborted) return Promise.reject(abortError(signal));
 
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    }) as ChildProcessWithoutNullStreams;
+    if (options.stdin !== undefined) {
+      // A child that exits before reading all of it closes the pipe: that is its answer, not a crash.
+      child.stdin.on("error", () => {});
+      child.stdin.end(options.stdin);
+    }
     const stdoutChunks: string[] = [];
     let stderr = "";
     let pending = "";

@@ -7,6 +7,7 @@ import { normaliseAudio } from "./audio.server.ts";
 import { segmentConfidence } from "./confidence.ts";
 import type { EngineRegistry } from "./engine.ts";
 import { transcribeLongAudio, transcribeSettledWindows } from "./long-audio.server.ts";
+import type { OrgVocabulary } from "./org-vocab/model-cache.server.ts";
 
 /**
  * The transcription job's port (issue 5 "Pipeline"): any accepted recording → 16 kHz mono WAV in a
@@ -14,9 +15,10 @@ import { transcribeLongAudio, transcribeSettledWindows } from "./long-audio.serv
  * absolute time. A language without an engine and unreadable audio fail the visit at once
  * (SpeechError, not retryable); engine hiccups are retried by the job.
  */
-export function createTranscribePort(registry: EngineRegistry): TranscribePort {
+export function createTranscribePort(registry: EngineRegistry, vocabularies: VocabularySource = {}): TranscribePort {
   return async (audioPath, language, options) => {
     const engine = registry.require(language);
+    const vocabulary = await vocabularyOf(vocabularies, options.orgId);
     return withWav(audioPath, async (wavPath) => {
       const result = await transcribeLongAudio(engine, wavPath, {
         language,
@@ -24,6 +26,7 @@ export function createTranscribePort(registry: EngineRegistry): TranscribePort {
         onProgress: options.onProgress,
         carry: {},
         cache: options.cache,
+        vocabulary,
       });
       return {
         text: result.text,
@@ -44,14 +47,32 @@ export function createTranscribePort(registry: EngineRegistry): TranscribePort {
  * The live job's port: the audio received so far → the windows that are settled, into the cache.
  * A language without an engine decodes nothing now (the job after Stop reports it).
  */
-export function createLiveTranscribePort(registry: EngineRegistry): LiveTranscribePort {
+export function createLiveTranscribePort(registry: EngineRegistry, vocabularies: VocabularySource = {}): LiveTranscribePort {
   return async (audioPath, language, options) => {
     const selection = registry.pick(language);
     if (!selection.ok) return { decoded: 0, settled: 0 };
+    // The same vocabulary as the job after Stop, so the windows decoded now are the ones it keeps.
+    const vocabulary = await vocabularyOf(vocabularies, options.orgId);
     return withWav(audioPath, (wavPath) =>
-      transcribeSettledWindows(selection.engine, wavPath, { language, signal: options.signal, carry: {}, cache: options.cache }),
+      transcribeSettledWindows(selection.engine, wavPath, {
+        language,
+        signal: options.signal,
+        carry: {},
+        cache: options.cache,
+        vocabulary,
+      }),
     );
   };
+}
+
+/** Where a port finds an organisation's vocabulary (the runtime reads it from the database). */
+export interface VocabularySource {
+  vocabularyFor?: (orgId: string) => Promise<OrgVocabulary | null>;
+}
+
+async function vocabularyOf(source: VocabularySource, orgId: string | undefined): Promise<OrgVocabulary | undefined> {
+  if (!orgId || !source.vocabularyFor) return undefined;
+  return (await source.vocabularyFor(orgId)) ?? undefined;
 }
 
 async function withWav<T>(audioPath: string, fn: (wavPath: string) => Promise<T>): Promise<T> {

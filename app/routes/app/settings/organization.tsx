@@ -5,6 +5,7 @@ import { OrganizationForm } from "#app/components/org-settings/organization-form
 import { OrganizationPlan } from "#app/components/org-settings/organization-plan.tsx";
 import { OrganizationSummary } from "#app/components/org-settings/organization-summary.tsx";
 import { SemanticSearch } from "#app/components/org-settings/semantic-search.tsx";
+import { SpeechVocabulary } from "#app/components/org-settings/speech-vocabulary.tsx";
 import { Section } from "#app/components/ui/page.tsx";
 import { ORG_PMS } from "#app/db/schema.ts";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
@@ -14,6 +15,7 @@ import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { MANAGER_ROLES } from "#app/services/orgs/context.server.ts";
 import { removeMember } from "#app/services/orgs/members.server.ts";
 import { getOrg, updateOrg } from "#app/services/orgs/orgs.server.ts";
+import { getVocabulary, setCustomTerms } from "#app/services/orgs/vocabulary.server.ts";
 import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
 import { getEmbeddingStatus, startReembedding } from "#app/services/rag/embeddings/status.server.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
@@ -22,6 +24,7 @@ import { INVALID_TEXT } from "#app/utils/storable-text.ts";
 import type { Route } from "./+types/organization";
 import { invalidForm, serviceFailure, settingsServiceArgs } from "./org-settings.server.ts";
 import { ORG_REGIONS, organizationActionSchema, supportedTimeZones, withCurrent } from "./organization-schemas.ts";
+import { VOCABULARY_FORM_CODES, vocabularyFormSchema } from "./vocabulary-schemas.ts";
 
 const FORM_CODES = [
   "name_required",
@@ -50,6 +53,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     role === "owner"
       ? await getEmbeddingStatus({ ...args, client: createEmbeddingsClient(context.get(runtimeContext).env) })
       : null;
+  // Issue 15 (ADR 0032): the practice's speech vocabulary, owners only (it lists words from signed notes).
+  const vocabulary = role === "owner" ? await getVocabulary(args) : null;
   const trialEnds =
     org.plan === "trial" && org.trial_ends_at
       ? new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: org.timezone }).format(new Date(org.trial_ends_at))
@@ -73,6 +78,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     timeZones: canEdit ? withCurrent(supportedTimeZones(), org.timezone) : [],
     regions: canEdit ? withCurrent(ORG_REGIONS, org.region) : [],
     pmsOptions: ORG_PMS,
+    vocabulary: vocabulary && {
+      customTerms: vocabulary.customTerms,
+      learned: vocabulary.learned,
+      refreshedAt: vocabulary.refreshedAt ? dateTime.format(vocabulary.refreshedAt) : null,
+    },
     semanticSearch: embeddings && {
       configured: embeddings.configured,
       model: embeddings.model,
@@ -100,6 +110,16 @@ export async function action({ context, request }: Route.ActionArgs) {
       return serviceFailure("reembed", error);
     }
     return { intent: "reembed", done: true };
+  }
+  if (form.intent === "vocabulary") {
+    const parsed = vocabularyFormSchema.safeParse(form);
+    if (!parsed.success) return invalidForm("vocabulary", parsed.error, VOCABULARY_FORM_CODES);
+    try {
+      await setCustomTerms({ ...settingsServiceArgs(context, request), terms: parsed.data.terms });
+    } catch (error) {
+      return serviceFailure("vocabulary", error);
+    }
+    return { intent: "vocabulary", done: true };
   }
   const intent = form.intent === "update" || form.intent === "leave" ? form.intent : "invalid";
   const parsed = organizationActionSchema(org).safeParse(form);
@@ -144,6 +164,7 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
         )}
       </Section>
       <OrganizationPlan plan={org.plan} trialEnds={trialEnds} />
+      {loaderData.vocabulary ? <SpeechVocabulary view={loaderData.vocabulary} result={actionData} /> : null}
       {loaderData.semanticSearch ? <SemanticSearch status={loaderData.semanticSearch} result={actionData} /> : null}
       <LeaveOrganization orgName={org.name} result={actionData} />
     </div>

@@ -3,6 +3,7 @@ import type { OrgRole } from "#app/db/schema.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, MANAGER_ROLES, type OrgServiceArgs, requireMemberRole } from "#app/services/orgs/context.server.ts";
 import { orgErrors } from "#app/services/orgs/errors.server.ts";
+import { queueVocabularyRefresh } from "#app/services/speech/org-vocab/jobs.server.ts";
 import type { NoteLanguage, NoteTemplate } from "../model.ts";
 import { getBuiltinTemplate, isBuiltinTemplateId, listBuiltinTemplates } from "./builtin/index.ts";
 import { templateErrors } from "./errors.server.ts";
@@ -170,16 +171,19 @@ export function createTemplate(
 ): Promise<{ id: string }> {
   checkOrgId(args.orgId);
   const content = checkContent(args.content);
-  return asActor(args, args.orgId, async (trx) => {
-    const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
-    const id = await insertTemplate(trx, args, role, {
-      content,
-      scope: args.scope ?? "personal",
-      basedOn: null,
-      source: "create",
-    });
-    return { id };
-  });
+  return afterTemplateChange(
+    args,
+    asActor(args, args.orgId, async (trx) => {
+      const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
+      const id = await insertTemplate(trx, args, role, {
+        content,
+        scope: args.scope ?? "personal",
+        basedOn: null,
+        source: "create",
+      });
+      return { id };
+    }),
+  );
 }
 
 /** POST /api/templates {import}: a template from an export document (validated, 400 with a code). */
@@ -190,16 +194,19 @@ export function importTemplate(
   const document = parseTemplateDocument(args.document);
   const { based_on: basedOn, ...rest } = document.template;
   const content = checkContent(rest);
-  return asActor(args, args.orgId, async (trx) => {
-    const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
-    const id = await insertTemplate(trx, args, role, {
-      content,
-      scope: args.scope ?? "personal",
-      basedOn: basedOn ?? null,
-      source: "import",
-    });
-    return { id };
-  });
+  return afterTemplateChange(
+    args,
+    asActor(args, args.orgId, async (trx) => {
+      const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
+      const id = await insertTemplate(trx, args, role, {
+        content,
+        scope: args.scope ?? "personal",
+        basedOn: basedOn ?? null,
+        source: "import",
+      });
+      return { id };
+    }),
+  );
 }
 
 /** The template as the actor sees it in this transaction: a built-in in `language`, or a visible stored one. */
@@ -220,24 +227,27 @@ export function duplicateTemplate(
   args: OrgArgs & { templateId: string; language?: NoteLanguage; name?: string; scope?: "organization" | "personal" },
 ): Promise<{ id: string }> {
   checkOrgId(args.orgId);
-  return asActor(args, args.orgId, async (trx) => {
-    const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
-    const source = await visibleTemplate(trx, args.orgId, args.templateId, args.language ?? "en");
-    if (!source) throw templateErrors.notFound();
-    const content = checkContent({
-      name: args.name ?? source.name,
-      language: source.language,
-      description: source.description,
-      sections: source.sections,
-    });
-    const id = await insertTemplate(trx, args, role, {
-      content,
-      scope: args.scope ?? "personal",
-      basedOn: source.id,
-      source: "duplicate",
-    });
-    return { id };
-  });
+  return afterTemplateChange(
+    args,
+    asActor(args, args.orgId, async (trx) => {
+      const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
+      const source = await visibleTemplate(trx, args.orgId, args.templateId, args.language ?? "en");
+      if (!source) throw templateErrors.notFound();
+      const content = checkContent({
+        name: args.name ?? source.name,
+        language: source.language,
+        description: source.description,
+        sections: source.sections,
+      });
+      const id = await insertTemplate(trx, args, role, {
+        content,
+        scope: args.scope ?? "personal",
+        basedOn: source.id,
+        source: "duplicate",
+      });
+      return { id };
+    }),
+  );
 }
 
 /**
@@ -251,66 +261,72 @@ export function updateTemplate(
   checkOrgId(args.orgId);
   if (isBuiltinTemplateId(args.templateId)) throw templateErrors.builtinReadOnly();
   const content = checkContent(args.content);
-  return asActor(args, args.orgId, async (trx) => {
-    const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
-    const row = await loadTemplateRow(trx, args.orgId, args.templateId);
-    if (!row) throw templateErrors.notFound();
-    if (row.owner_user_id === null && !isManager(role)) {
-      const id = await insertTemplate(trx, args, role, { content, scope: "personal", basedOn: row.id, source: "copy_on_edit" });
-      return { id, copied: true };
-    }
-    await trx
-      .updateTable("note_templates")
-      .set({
-        name: content.name,
-        language: content.language,
-        description: content.description ?? "",
-        sections: sectionsJson(content.sections),
-        updated_at: new Date(),
-      })
-      .where("org_id", "=", args.orgId)
-      .where("id", "=", row.id)
-      .execute();
-    await recordAudit(trx, {
-      orgId: args.orgId,
-      actorId: args.actor.userId,
-      action: "template.updated",
-      entity: "template",
-      entityId: row.id,
-      details: { scope: row.owner_user_id ? "personal" : "organization", name: content.name },
-      meta: args.meta,
-    });
-    return { id: row.id, copied: false };
-  });
+  return afterTemplateChange(
+    args,
+    asActor(args, args.orgId, async (trx) => {
+      const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
+      const row = await loadTemplateRow(trx, args.orgId, args.templateId);
+      if (!row) throw templateErrors.notFound();
+      if (row.owner_user_id === null && !isManager(role)) {
+        const id = await insertTemplate(trx, args, role, { content, scope: "personal", basedOn: row.id, source: "copy_on_edit" });
+        return { id, copied: true };
+      }
+      await trx
+        .updateTable("note_templates")
+        .set({
+          name: content.name,
+          language: content.language,
+          description: content.description ?? "",
+          sections: sectionsJson(content.sections),
+          updated_at: new Date(),
+        })
+        .where("org_id", "=", args.orgId)
+        .where("id", "=", row.id)
+        .execute();
+      await recordAudit(trx, {
+        orgId: args.orgId,
+        actorId: args.actor.userId,
+        action: "template.updated",
+        entity: "template",
+        entityId: row.id,
+        details: { scope: row.owner_user_id ? "personal" : "organization", name: content.name },
+        meta: args.meta,
+      });
+      return { id: row.id, copied: false };
+    }),
+  );
 }
 
 /** DELETE /api/templates/:id: archives it (notes made from it keep resolving it). */
 export function deleteTemplate(args: OrgArgs & { templateId: string }): Promise<void> {
   checkOrgId(args.orgId);
   if (isBuiltinTemplateId(args.templateId)) throw templateErrors.builtinReadOnly();
-  return asActor(args, args.orgId, async (trx) => {
-    const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
-    const row = await loadTemplateRow(trx, args.orgId, args.templateId);
-    if (!row) throw templateErrors.notFound();
-    if (row.owner_user_id === null && !isManager(role)) {
-      throw orgErrors.forbiddenRole("Only owners and admins delete organization templates");
-    }
-    await trx
-      .updateTable("note_templates")
-      .set({ archived_at: new Date(), updated_at: new Date() })
-      .where("org_id", "=", args.orgId)
-      .where("id", "=", row.id)
-      .execute();
-    await recordAudit(trx, {
-      orgId: args.orgId,
-      actorId: args.actor.userId,
-      action: "template.deleted",
-      entity: "template",
-      entityId: row.id,
-      details: { scope: row.owner_user_id ? "personal" : "organization", name: row.name },
-      meta: args.meta,
-    });
-  });
+  return afterTemplateChange(
+    args,
+    asActor(args, args.orgId, async (trx) => {
+      const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
+      const row = await loadTemplateRow(trx, args.orgId, args.templateId);
+      if (!row) throw templateErrors.notFound();
+      if (row.owner_user_id === null && !isManager(role)) {
+        throw orgErrors.forbiddenRole("Only owners and admins delete organization templates");
+      }
+      await trx
+        .updateTable("note_templates")
+        .set({ archived_at: new Date(), updated_at: new Date() })
+        .where("org_id", "=", args.orgId)
+        .where("id", "=", row.id)
+        .execute();
+      await recordAudit(trx, {
+        orgId: args.orgId,
+        actorId: args.actor.userId,
+        action: "template.deleted",
+        entity: "template",
+        entityId: row.id,
+        details: { scope: row.owner_user_id ? "personal" : "organization", name: row.name },
+        meta: args.meta,
+      });
+    }),
+  );
 }
 
 /** GET /api/templates/:id/export: the versioned JSON document (built-ins in `language`). */
@@ -339,4 +355,11 @@ export function resolveTemplateIn(
   language: NoteLanguage,
 ): Promise<NoteTemplate | null> {
   return visibleTemplate(trx, orgId, templateId, language, { includeArchived: true });
+}
+
+/** Template text is one of the practice's vocabulary sources (ADR 0032): refresh it once the change committed. */
+async function afterTemplateChange<T>(args: OrgArgs, change: Promise<T>): Promise<T> {
+  const result = await change;
+  await queueVocabularyRefresh(args.db, args.orgId);
+  return result;
 }
