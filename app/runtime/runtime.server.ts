@@ -53,7 +53,7 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
   // The transcription workers run in this process; the engines themselves run as child processes
   // (pocketsphinx, ffmpeg) or remote APIs, so pages stay fast while a visit is transcribed.
   // The ASR_* settings were validated with the rest of the env at boot (app/utils/env.server.ts).
-  const speech = createSpeechRegistry(env);
+  const speech = createSpeechRegistry(env, { dataDir: env.MURMUR_DATA_DIR });
   // Issue 6: the note engine (extractive by default, or an OpenAI-compatible server) runs the
   // generate-note jobs in this process; NOTES_ENGINE and LLM_OPENAI_* were validated at boot.
   const generateNote = createNoteEngine(env);
