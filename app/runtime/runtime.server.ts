@@ -5,6 +5,7 @@ import { type StopJobsOptions, startJobs, stopJobs } from "#app/services/jobs/jo
 import { createNoteEngine } from "#app/services/notes/engines/registry.server.ts";
 import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
 import { createSpeechRegistry } from "#app/services/speech/config.server.ts";
+import type { EngineRegistry } from "#app/services/speech/engine.ts";
 import { createLiveTranscribePort, createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
 import type { Env } from "#app/utils/env.server.ts";
 import { createLogger, type Logger } from "#app/utils/logger.server.ts";
@@ -14,6 +15,8 @@ export interface Runtime {
   db: Database;
   logger: Logger;
   auth: AuthRuntime;
+  /** The speech engines the transcription jobs use (ASR_*), for the pages that report on them. */
+  speech?: EngineRegistry;
   /**
    * Stops the job workers ahead of close() (a shutdown runs it while HTTP requests drain): running
    * jobs get `graceMs` to finish, or until `signal` aborts, then go back to their queue.
@@ -54,6 +57,7 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
   // (pocketsphinx, ffmpeg) or remote APIs, so pages stay fast while a visit is transcribed.
   // The ASR_* settings were validated with the rest of the env at boot (app/utils/env.server.ts).
   const speech = createSpeechRegistry(env, { dataDir: env.MURMUR_DATA_DIR });
+  runtime.speech = speech;
   // Issue 6: the note engine (extractive by default, or an OpenAI-compatible server) runs the
   // generate-note jobs in this process; NOTES_ENGINE and LLM_OPENAI_* were validated at boot.
   const generateNote = createNoteEngine(env);
