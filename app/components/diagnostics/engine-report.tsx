@@ -1,7 +1,6 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
-import { DataTable } from "#app/components/ui/data-table.tsx";
 import type { EngineReport } from "#app/services/speech/engine-report.server.ts";
 
 /**
@@ -20,45 +19,48 @@ export function EngineReportTable({ engines }: { engines: EngineReport[] }) {
     return () => clearInterval(timer);
   }, [measuring, revalidator]);
   const percent = new Intl.NumberFormat(i18n.language, { style: "percent", maximumFractionDigits: 1 });
+  if (engines.length === 0) return <p>{t("speechEngines.none")}</p>;
+  // One block per engine rather than a table: four columns of translated labels do not fit 360 px.
   return (
-    <DataTable
-      caption={t("speechEngines.caption")}
-      rowKey={(row) => row.id}
-      rows={engines}
-      empty={<p>{t("speechEngines.none")}</p>}
-      labels={{ previous: "", next: "", page: () => "" }}
-      columns={[
-        { key: "engine", header: t("speechEngines.engine"), cell: (row) => <span data-engine={row.id}>{row.id}</span> },
-        { key: "languages", header: t("speechEngines.languages"), cell: (row) => row.languages.join(", ") },
-        {
-          key: "model",
-          header: t("speechEngines.model"),
-          cell: (row) =>
-            row.refusal ? (
-              <span role="alert" data-code={row.refusal.code}>
-                {t(`speechEngines.refused.${row.refusal.code}`, { defaultValue: t("speechEngines.refused.other") })}{" "}
-                <small>{row.refusal.reason}</small>
-              </span>
-            ) : (
-              <code>{row.model ?? t("speechEngines.modelPending")}</code>
-            ),
-        },
-        {
-          key: "wer",
-          header: t("speechEngines.sampleWer"),
-          align: "end",
-          cell: (row) =>
-            row.sampleWer?.state === "done" ? (
-              <span data-testid={`wer-${row.id}`}>{percent.format(row.sampleWer.wer)}</span>
-            ) : row.sampleWer?.state === "measuring" ? (
-              t("speechEngines.measuring")
-            ) : row.sampleWer?.state === "failed" ? (
-              t("speechEngines.measureFailed", { code: row.sampleWer.code })
-            ) : (
-              t("speechEngines.notMeasured")
-            ),
-        },
-      ]}
-    />
+    <ul className="speech-engines" aria-label={t("speechEngines.caption")}>
+      {engines.map((row) => (
+        <li key={row.id} data-engine={row.id}>
+          <h3>{row.id}</h3>
+          <dl className="org-settings-values">
+            <div>
+              <dt>{t("speechEngines.languages")}</dt>
+              <dd>{row.languages.join(", ")}</dd>
+            </div>
+            <div>
+              <dt>{t("speechEngines.model")}</dt>
+              <dd>
+                {row.refusal ? (
+                  <span role="alert" data-code={row.refusal.code}>
+                    {t(`speechEngines.refused.${row.refusal.code}`, { defaultValue: t("speechEngines.refused.other") })}{" "}
+                    <small>{row.refusal.reason}</small>
+                  </span>
+                ) : (
+                  <code data-testid={`model-${row.id}`}>{row.model ?? t("speechEngines.modelPending")}</code>
+                )}
+              </dd>
+            </div>
+            <div>
+              <dt>{t("speechEngines.sampleWer")}</dt>
+              <dd>
+                {row.sampleWer?.state === "done" ? (
+                  <span data-testid={`wer-${row.id}`}>{percent.format(row.sampleWer.wer)}</span>
+                ) : row.sampleWer?.state === "measuring" ? (
+                  t("speechEngines.measuring")
+                ) : row.sampleWer?.state === "failed" ? (
+                  t("speechEngines.measureFailed", { code: row.sampleWer.code })
+                ) : (
+                  t("speechEngines.notMeasured")
+                )}
+              </dd>
+            </div>
+          </dl>
+        </li>
+      ))}
+    </ul>
   );
 }

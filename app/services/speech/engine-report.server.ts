@@ -64,7 +64,7 @@ async function measure(engine: SpeechEngine, key: string): Promise<void> {
 export async function reportEngines(registry: EngineRegistry, options: { measureSample: boolean }): Promise<EngineReport[]> {
   const reports: EngineReport[] = [];
   for (const engine of registry.engines) {
-    let model: string | null = null;
+    let model: string | null = engine.model ?? null;
     let refusal: EngineReport["refusal"] = null;
     if (isWhisper(engine)) {
       const status = await engine.status();
