@@ -24,8 +24,8 @@ import { transcribeLongAudio } from "#app/services/speech/long-audio.server.ts";
 import { createOpenAiCompatibleEngine } from "#app/services/speech/openai-compatible.server.ts";
 import { createPocketsphinxEngine } from "#app/services/speech/pocketsphinx.server.ts";
 import { readWavInfo } from "#app/services/speech/wav.server.ts";
-import { createWhisperEngine } from "#app/services/speech/whisper.server.ts";
 import { errorRate, sumErrors, type WordErrors, wordErrors } from "#app/services/speech/wer.ts";
+import { createWhisperEngine } from "#app/services/speech/whisper.server.ts";
 import {
   type Clip,
   debianTestdataClips,

@@ -7,11 +7,11 @@ import { normaliseAudio } from "#app/services/speech/audio.server.ts";
 import { createSpeechRegistry, parseSpeechEnv, resolveEngineIds } from "#app/services/speech/config.server.ts";
 import type { TranscriptResult } from "#app/services/speech/engine.ts";
 import { isSpeechError, type SpeechError } from "#app/services/speech/errors.ts";
-import { groupWords } from "#app/services/speech/whisper-output.ts";
+import { createWhisperEngine, type WhisperEngine } from "#app/services/speech/whisper.server.ts";
 import { KNOWN_WHISPER_MODELS, knownWhisperModelBySha1 } from "#app/services/speech/whisper-known-models.ts";
 import { GGML_MAGIC, makeMiniWhisperModel } from "#app/services/speech/whisper-mini-model.ts";
 import { findWhisperModel, readWhisperHeader, verifyWhisperModel } from "#app/services/speech/whisper-model.server.ts";
-import { createWhisperEngine, type WhisperEngine } from "#app/services/speech/whisper.server.ts";
+import { groupWords } from "#app/services/speech/whisper-output.ts";
 import { makeTempDir, speak } from "#tests/speech/synth.ts";
 
 // Real whisper.cpp (the @napi-rs/whisper prebuilt binary) on a miniature model this suite writes
@@ -72,7 +72,9 @@ describe("the miniature GGML model", () => {
 
   it("the script writes it too", () => {
     const out = join(dir, "script.bin");
-    const printed = execFileSync(process.execPath, ["scripts/make-mini-whisper-model.ts", "--out", out, "--seed", "1"], { encoding: "utf8" });
+    const printed = execFileSync(process.execPath, ["scripts/make-mini-whisper-model.ts", "--out", out, "--seed", "1"], {
+      encoding: "utf8",
+    });
     const sha1 = createHash("sha1").update(readFileSync(out)).digest("hex");
     expect(printed).toContain(sha1);
     expect(sha1).toBe(createHash("sha1").update(readFileSync(englishModel)).digest("hex"));
@@ -157,7 +159,9 @@ describe("model verification", { timeout: DECODE_TIMEOUT_MS }, () => {
 
     const junk = join(dir, "junk.bin");
     writeFileSync(junk, Buffer.alloc(4096, 7));
-    await expect(createWhisperEngine({ modelPath: junk, allowUnknown: true }).transcribe(speech.path, { language: "en" })).rejects.toMatchObject({
+    await expect(
+      createWhisperEngine({ modelPath: junk, allowUnknown: true }).transcribe(speech.path, { language: "en" }),
+    ).rejects.toMatchObject({
       code: "model_corrupt",
       status: 503,
     });
@@ -187,7 +191,10 @@ describe("model verification", { timeout: DECODE_TIMEOUT_MS }, () => {
       file: "ggml-base.en.bin",
       multilingual: false,
     });
-    expect(knownWhisperModelBySha1("55356645c2b361a969dfd0ef2c5a50d530afd8d5")).toMatchObject({ name: "small", multilingual: true });
+    expect(knownWhisperModelBySha1("55356645c2b361a969dfd0ef2c5a50d530afd8d5")).toMatchObject({
+      name: "small",
+      multilingual: true,
+    });
     expect(new Set(KNOWN_WHISPER_MODELS.map((m) => m.sha1)).size).toBe(KNOWN_WHISPER_MODELS.length);
     expect(KNOWN_WHISPER_MODELS.every((m) => /^[0-9a-f]{40}$/.test(m.sha1))).toBe(true);
   });

@@ -45,8 +45,12 @@ describe("speech and storage settings in the validated environment", () => {
   it("stops at boot on a bad ASR_* value, naming it", () => {
     const bad = (source: Record<string, string>) => () => parseEnv(source);
     expect(bad({ ASR_ENGINE: "whisper.cpp" })).toThrow(EnvError);
-    expect(bad({ ASR_ENGINE: "whisper.cpp" })).toThrow(/ASR_ENGINE.*must be auto or list pocketsphinx, openai-compatible and\/or whisper/);
-    expect(bad({ ASR_WHISPER_ALLOW_UNKNOWN: "1" })).toThrow(/ASR_WHISPER_ALLOW_UNKNOWN: unverified Whisper models are refused in production/);
+    expect(bad({ ASR_ENGINE: "whisper.cpp" })).toThrow(
+      /ASR_ENGINE.*must be auto or list pocketsphinx, openai-compatible and\/or whisper/,
+    );
+    expect(bad({ ASR_WHISPER_ALLOW_UNKNOWN: "1" })).toThrow(
+      /ASR_WHISPER_ALLOW_UNKNOWN: unverified Whisper models are refused in production/,
+    );
     expect(bad({ ASR_ENGINE: " , " })).toThrow(/ASR_ENGINE: must name at least one engine/);
     expect(bad({ ASR_ENGINE: "openai-compatible" })).toThrow(
       /ASR_OPENAI_BASE_URL: ASR_ENGINE names openai-compatible but ASR_OPENAI_BASE_URL is not set/,

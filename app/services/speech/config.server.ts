@@ -2,9 +2,9 @@ import { z } from "zod";
 import { createEngineRegistry, type EngineRegistry, type SpeechEngine } from "#app/services/speech/engine.ts";
 import { checkSpeechEnv, SpeechEnvShape } from "#app/services/speech/env-schema.ts";
 import { createOpenAiCompatibleEngine } from "#app/services/speech/openai-compatible.server.ts";
-import { findWhisperModel } from "#app/services/speech/whisper-model.server.ts";
-import { createWhisperEngine } from "#app/services/speech/whisper.server.ts";
 import { createPocketsphinxEngine, type PocketsphinxLanguageModel } from "#app/services/speech/pocketsphinx.server.ts";
+import { createWhisperEngine } from "#app/services/speech/whisper.server.ts";
+import { findWhisperModel } from "#app/services/speech/whisper-model.server.ts";
 
 /** The ASR_* rules (env-schema.ts), parsed on their own for scripts, the bench and tests. */
 export const SpeechEnvSchema = z.object(SpeechEnvShape).superRefine(checkSpeechEnv);
@@ -38,7 +38,10 @@ export interface SpeechRegistryOptions {
  * (its checksum is verified in the background; a refused file makes it step aside for
  * pocketsphinx, and the diagnostics page says why), pocketsphinx otherwise.
  */
-export function resolveEngineIds(env: SpeechEnv, options: SpeechRegistryOptions = {}): { ids: string[]; whisperModel: string | null } {
+export function resolveEngineIds(
+  env: SpeechEnv,
+  options: SpeechRegistryOptions = {},
+): { ids: string[]; whisperModel: string | null } {
   const whisperModel = findWhisperModel({
     explicitPath: env.ASR_WHISPER_MODEL,
     dataDir: options.dataDir ?? process.env.MURMUR_DATA_DIR ?? "./data",

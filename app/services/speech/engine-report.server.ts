@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { sampleVisitAudioPath } from "#app/services/onboarding/sample-visit.server.ts";
 import { parseDialogue } from "#app/services/onboarding/sample-visit/dialogue.ts";
+import { sampleVisitAudioPath } from "#app/services/onboarding/sample-visit.server.ts";
 import { normaliseAudio } from "#app/services/speech/audio.server.ts";
 import type { EngineRegistry, SpeechEngine } from "#app/services/speech/engine.ts";
 import { isSpeechError } from "#app/services/speech/errors.ts";
@@ -18,7 +18,11 @@ export interface EngineReport {
   /** A refused local model: stable code for the translated message, and the detail for the owner. */
   refusal: { code: string; reason: string } | null;
   /** Word error rate on the bundled sample visit (60 s, two espeak-ng voices), measured in the background. */
-  sampleWer: { state: "measuring" } | { state: "done"; wer: number; model: string | null } | { state: "failed"; code: string } | null;
+  sampleWer:
+    | { state: "measuring" }
+    | { state: "done"; wer: number; model: string | null }
+    | { state: "failed"; code: string }
+    | null;
 }
 
 interface Measurement {

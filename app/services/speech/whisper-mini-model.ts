@@ -43,7 +43,7 @@ class Writer {
   i32(...values: number[]) {
     const b = new Uint8Array(4 * values.length);
     const view = new DataView(b.buffer);
-    values.forEach((v, i) => view.setInt32(4 * i, v, true));
+    for (const [i, v] of values.entries()) view.setInt32(4 * i, v, true);
     this.push(b);
   }
   bytes(b: Uint8Array) {

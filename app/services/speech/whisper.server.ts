@@ -10,8 +10,8 @@ import { createLimiter } from "#app/services/speech/limiter.ts";
 import { transcribeLongAudio } from "#app/services/speech/long-audio.server.ts";
 import { lastLine, runProcess } from "#app/services/speech/process.server.ts";
 import { readWavInfo } from "#app/services/speech/wav.server.ts";
-import { groupWords, type WorkerLine } from "#app/services/speech/whisper-output.ts";
 import { readWhisperHeader, verifyWhisperModel, type WhisperModelInfo } from "#app/services/speech/whisper-model.server.ts";
+import { groupWords, type WorkerLine } from "#app/services/speech/whisper-output.ts";
 import { MAX_CUT_SLACK_SEC } from "#app/services/speech/windows.ts";
 
 /** The visit languages Murmur offers; a multilingual model serves all of them, a ".en" model English. */
@@ -37,7 +37,10 @@ export interface WhisperEngine extends SpeechEngine {
 }
 
 function workerScript(): string {
-  const candidates = [fileURLToPath(new URL("./whisper-worker.ts", import.meta.url)), resolve("app/services/speech/whisper-worker.ts")];
+  const candidates = [
+    fileURLToPath(new URL("./whisper-worker.ts", import.meta.url)),
+    resolve("app/services/speech/whisper-worker.ts"),
+  ];
   return candidates.find((p) => existsSync(p)) ?? (candidates[1] as string);
 }
 
@@ -75,7 +78,12 @@ export function createWhisperEngine(config: WhisperConfig): WhisperEngine {
   };
   if (!headerError) verify().catch(() => undefined);
 
-  async function decode(wavPath: string, durationSec: number, lang: string, options: TranscribeOptions): Promise<TranscriptResult> {
+  async function decode(
+    wavPath: string,
+    durationSec: number,
+    lang: string,
+    options: TranscribeOptions,
+  ): Promise<TranscriptResult> {
     const model = await verify();
     const lines: WorkerLine[] = [];
     let workerError: { code: string; message: string } | null = null;
@@ -125,7 +133,10 @@ export function createWhisperEngine(config: WhisperConfig): WhisperEngine {
     async transcribe(audio: EngineAudio, options: TranscribeOptions) {
       const lang = baseLanguage(options.language);
       if (!languages.includes(lang)) {
-        throw new SpeechError("no_engine_for_language", `the Whisper model ${multilingual ? "" : "(English-only) "}has no "${lang}"`);
+        throw new SpeechError(
+          "no_engine_for_language",
+          `the Whisper model ${multilingual ? "" : "(English-only) "}has no "${lang}"`,
+        );
       }
       let scratch: string | null = null;
       try {
