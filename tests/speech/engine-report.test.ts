@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngineRegistry } from "#app/services/speech/engine.ts";
 import { type EngineReport, reportEngines } from "#app/services/speech/engine-report.server.ts";
-import { makeMiniWhisperModel } from "#app/services/speech/whisper-mini-model.ts";
 import { createWhisperEngine } from "#app/services/speech/whisper.server.ts";
+import { makeMiniWhisperModel } from "#app/services/speech/whisper-mini-model.ts";
 import { makeTempDir } from "#tests/speech/synth.ts";
 
 // Issue 15 §3: the settings and diagnostics pages read this report. Real engines: whisper.cpp on
