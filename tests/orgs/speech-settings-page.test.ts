@@ -44,7 +44,12 @@ describeEachDatabase("Settings → Speech", (target) => {
       createWhisperEngine({ modelPath: junk }),
       createWhisperEngine({ modelPath: join(dir, "absent.bin") }),
     ]);
-    const users = Object.fromEntries(await Promise.all(ROLES.map(async (r) => [r, await createAuthUser(db)] as const)));
+    const users = {
+      owner: await createAuthUser(db),
+      admin: await createAuthUser(db),
+      clinician: await createAuthUser(db),
+      staff: await createAuthUser(db),
+    } satisfies Record<OrgRole, { id: string; email: string }>;
     const orgId = await createOrg(
       db,
       ROLES.map((role) => ({ userId: users[role].id, role })),
