@@ -7,6 +7,7 @@ import { normaliseAudio } from "#app/services/speech/audio.server.ts";
 import { createSpeechRegistry, parseSpeechEnv, resolveEngineIds } from "#app/services/speech/config.server.ts";
 import type { TranscriptResult } from "#app/services/speech/engine.ts";
 import { isSpeechError, type SpeechError } from "#app/services/speech/errors.ts";
+import { transcribeLongAudio } from "#app/services/speech/long-audio.server.ts";
 import { createWhisperEngine, type WhisperEngine } from "#app/services/speech/whisper.server.ts";
 import { KNOWN_WHISPER_MODELS, knownWhisperModelBySha1 } from "#app/services/speech/whisper-known-models.ts";
 import { GGML_MAGIC, makeMiniWhisperModel } from "#app/services/speech/whisper-mini-model.ts";
@@ -110,6 +111,50 @@ describe("whisper engine on real audio", { timeout: DECODE_TIMEOUT_MS }, () => {
     const french = await multi.transcribe(speech.path, { language: "fr-CA" });
     expect(french.language).toBe("fr");
     expectTimed(french, speech.durationSec);
+  });
+
+  it("goes through the long-audio splitter: windows shifted to absolute, monotonic times", async () => {
+    const engine = english();
+    const progress: number[] = [];
+    // A 20 s window policy on the ~7 s clip twice over stands in for a long visit (120 s windows).
+    const doubled = join(dir, "doubled.wav");
+    execFileSync("ffmpeg", [
+      "-nostdin",
+      "-loglevel",
+      "error",
+      "-y",
+      "-i",
+      longSpeech.path,
+      "-i",
+      longSpeech.path,
+      "-i",
+      longSpeech.path,
+      "-filter_complex",
+      "concat=n=3:v=0:a=1",
+      "-ar",
+      "16000",
+      "-ac",
+      "1",
+      "-c:a",
+      "pcm_s16le",
+      doubled,
+    ]);
+    const audio = await normaliseAudio(doubled, join(dir, "doubled-norm.wav"));
+    const result = await transcribeLongAudio(engine, audio.path, {
+      language: "en",
+      window: { windowSec: 8, overlapSec: 2 },
+      onProgress: (done) => progress.push(done),
+    });
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.at(-1)).toBe(1);
+    expect(result.engine).toBe("whisper");
+    expect(result.segments.length).toBeGreaterThan(0);
+    let cursor = 0;
+    for (const segment of result.segments) {
+      expect(segment.start).toBeGreaterThanOrEqual(cursor - 0.001);
+      expect(segment.end).toBeLessThanOrEqual(audio.durationSec + 0.05);
+      cursor = segment.start;
+    }
   });
 
   it("cancelling kills the decoding process", async () => {
