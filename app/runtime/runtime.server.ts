@@ -6,6 +6,7 @@ import { createNoteEngine } from "#app/services/notes/engines/registry.server.ts
 import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
 import { createSpeechRegistry } from "#app/services/speech/config.server.ts";
 import type { EngineRegistry } from "#app/services/speech/engine.ts";
+import { logWhisperModels } from "#app/services/speech/engine-report.server.ts";
 import { createLiveTranscribePort, createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
 import type { Env } from "#app/utils/env.server.ts";
 import { createLogger, type Logger } from "#app/utils/logger.server.ts";
@@ -58,6 +59,7 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
   // The ASR_* settings were validated with the rest of the env at boot (app/utils/env.server.ts).
   const speech = createSpeechRegistry(env, { dataDir: env.MURMUR_DATA_DIR });
   runtime.speech = speech;
+  logWhisperModels(speech, logger);
   // Issue 6: the note engine (extractive by default, or an OpenAI-compatible server) runs the
   // generate-note jobs in this process; NOTES_ENGINE and LLM_OPENAI_* were validated at boot.
   const generateNote = createNoteEngine(env);

@@ -8,6 +8,7 @@ import type { EngineRegistry, SpeechEngine } from "#app/services/speech/engine.t
 import { isSpeechError } from "#app/services/speech/errors.ts";
 import { wer } from "#app/services/speech/wer.ts";
 import type { WhisperEngine } from "#app/services/speech/whisper.server.ts";
+import type { Logger } from "#app/utils/logger.server.ts";
 
 /** What the diagnostics and settings pages show per configured engine (issue 15 §3). */
 export interface EngineReport {
@@ -97,4 +98,16 @@ export async function reportEngines(registry: EngineRegistry, options: { measure
     });
   }
   return reports;
+}
+
+/** At start-up: says in the log which Whisper model each engine verified, or why it refused it. */
+export function logWhisperModels(registry: EngineRegistry, logger: Logger): void {
+  for (const engine of registry.engines) {
+    if (!isWhisper(engine)) continue;
+    void engine.status().then((status) => {
+      if (status.ok)
+        logger.info({ engine: engine.id, model: status.model.label, path: status.model.path }, "speech model verified");
+      else logger.warn({ engine: engine.id, code: status.code, reason: status.reason }, "speech model refused");
+    });
+  }
 }
