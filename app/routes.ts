@@ -118,6 +118,7 @@ export default [
         route("members", "routes/app/settings/members.tsx"),
         route("invitations", "routes/app/settings/invitations.tsx"),
         route("audit", "routes/app/settings/audit.tsx"),
+        route("speech", "routes/app/settings/speech.tsx"),
         route("billing", "routes/app/settings/billing.tsx"),
       ]),
     ]),

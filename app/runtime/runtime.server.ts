@@ -5,6 +5,8 @@ import { type StopJobsOptions, startJobs, stopJobs } from "#app/services/jobs/jo
 import { createNoteEngine } from "#app/services/notes/engines/registry.server.ts";
 import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
 import { createSpeechRegistry } from "#app/services/speech/config.server.ts";
+import type { EngineRegistry } from "#app/services/speech/engine.ts";
+import { logWhisperModels } from "#app/services/speech/engine-report.server.ts";
 import { loadOrgVocabulary } from "#app/services/speech/org-vocab/refresh.server.ts";
 import { createLiveTranscribePort, createTranscribePort } from "#app/services/speech/transcribe-file.server.ts";
 import type { Env } from "#app/utils/env.server.ts";
@@ -15,6 +17,8 @@ export interface Runtime {
   db: Database;
   logger: Logger;
   auth: AuthRuntime;
+  /** The speech engines the transcription jobs use (ASR_*), for the pages that report on them. */
+  speech?: EngineRegistry;
   /**
    * Stops the job workers ahead of close() (a shutdown runs it while HTTP requests drain): running
    * jobs get `graceMs` to finish, or until `signal` aborts, then go back to their queue.
@@ -57,6 +61,8 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
   const speech = createSpeechRegistry(env, { dataDir: env.MURMUR_DATA_DIR });
   // Each visit is decoded with its own organisation's vocabulary (ADR 0032), read per job.
   const vocabularies = { vocabularyFor: (orgId: string) => loadOrgVocabulary(db, orgId) };
+  runtime.speech = speech;
+  logWhisperModels(speech, logger);
   // Issue 6: the note engine (extractive by default, or an OpenAI-compatible server) runs the
   // generate-note jobs in this process; NOTES_ENGINE and LLM_OPENAI_* were validated at boot.
   const generateNote = createNoteEngine(env);

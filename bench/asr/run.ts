@@ -15,7 +15,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { normaliseAudio } from "#app/services/speech/audio.server.ts";
 import { parseSpeechEnv } from "#app/services/speech/config.server.ts";
@@ -25,6 +25,7 @@ import { createOpenAiCompatibleEngine } from "#app/services/speech/openai-compat
 import { createPocketsphinxEngine } from "#app/services/speech/pocketsphinx.server.ts";
 import { readWavInfo } from "#app/services/speech/wav.server.ts";
 import { errorRate, sumErrors, type WordErrors, wordErrors } from "#app/services/speech/wer.ts";
+import { createWhisperEngine } from "#app/services/speech/whisper.server.ts";
 import {
   type Clip,
   debianTestdataClips,
@@ -140,7 +141,28 @@ function benchEngines(only: string[] | null): BenchEngine[] {
       isDefault: false,
     });
   }
+  if (env.ASR_WHISPER_MODEL) {
+    // A real model the operator brought (docs/speech.md "Whisper model"); verified like in the app.
+    engines.push({
+      name: `whisper/${basename(env.ASR_WHISPER_MODEL).replace(/^ggml-|\.bin$/g, "")}`,
+      engine: createWhisperEngine({
+        modelPath: resolve(env.ASR_WHISPER_MODEL),
+        allowUnknown: env.ASR_WHISPER_ALLOW_UNKNOWN,
+        threads: env.ASR_WHISPER_THREADS,
+        timeoutMs: DECODE_TIMEOUT_MS,
+      }),
+      isDefault: false,
+    });
+  }
   return only ? engines.filter((e) => only.some((o) => e.name.startsWith(o))) : engines;
+}
+
+/** Why the headline has no whisper row, or null when it has one. */
+function whisperAbsence(engines: BenchEngine[]): string | null {
+  if (engines.some((e) => e.name.startsWith("whisper/"))) return null;
+  return process.env.ASR_WHISPER_MODEL
+    ? "No whisper row: --engines left it out."
+    : 'No whisper row: ASR_WHISPER_MODEL is not set. No Whisper weights exist on this machine; bring a published ggml model (docs/speech.md "Whisper model") and run with ASR_WHISPER_MODEL=/path/to/ggml-base.en.bin.';
 }
 
 async function prepare(clip: Clip, directory: string, index: string): Promise<{ wav: string; durationSec: number }> {
@@ -325,6 +347,8 @@ async function main(): Promise<number> {
   const sources: Record<string, unknown> = {};
   try {
     console.log(`Engines: ${engines.map((e) => `${e.name}${e.isDefault ? " (default)" : ""}`).join(", ")}`);
+    const noWhisper = whisperAbsence(engines);
+    if (noWhisper) console.log(noWhisper);
     if (onlyLong) console.log("--only-long: WER sets skipped");
 
     if (splits.has("real")) {
@@ -415,6 +439,8 @@ async function main(): Promise<number> {
       }
       console.log("\nHeadline (WER pooled over each split's reference words; RTF over every clip):\n");
       console.log(headlineTable(headline));
+      const absent = whisperAbsence(engines);
+      if (absent) console.log(`\n${absent}`);
       console.log(`\n${headlineSources(headline)}`);
       const candidates = headline.filter((h) => h.splits.real && h.splits.conversation);
       const score = (h: Headline) => ((h.splits.real?.wer ?? 1) + (h.splits.conversation?.wer ?? 1)) / 2;

@@ -22,6 +22,7 @@ const APP_PAGES = [
   "/settings/invitations",
   "/settings/audit",
   "/settings/billing",
+  "/settings/speech",
   "/organizations/new",
   "/test-upload",
   "/test-real-audio",

@@ -6,16 +6,16 @@ import { EnvError, parseEnv } from "#app/utils/env.server.ts";
 // The ASR_* and S3_* settings are part of the boot-time env: a bad value stops the server with a
 // message naming the variable, instead of failing at the first transcription or upload.
 describe("speech and storage settings in the validated environment", () => {
-  it("defaults to pocketsphinx and local disk", () => {
+  it("defaults to pocketsphinx (auto: no Whisper model on disk) and local disk", () => {
     const env = parseEnv({});
     expect(env).toMatchObject({
-      ASR_ENGINE: ["pocketsphinx"],
+      ASR_ENGINE: ["auto"],
       ASR_OPENAI_MODEL: "whisper-1",
       ASR_OPENAI_LANGUAGES: ["en", "fr", "es"],
       ASR_OPENAI_TIMEOUT_MS: 300_000,
       ASR_POCKETSPHINX_MODEL: "conversation",
     });
-    expect(createSpeechRegistry(env).engines.map((e) => e.id)).toEqual(["pocketsphinx"]);
+    expect(createSpeechRegistry(env, { dataDir: "/nonexistent-murmur-data" }).engines.map((e) => e.id)).toEqual(["pocketsphinx"]);
     expect(storageConfig(env).kind).toBe("local");
     // Empty values, as a copied .env.example may leave them, mean the defaults.
     const blank = Object.fromEntries(
@@ -38,14 +38,19 @@ describe("speech and storage settings in the validated environment", () => {
         ])
         .map((k) => [k, ""]),
     );
-    expect(parseEnv(blank)).toMatchObject({ ASR_ENGINE: ["pocketsphinx"], ASR_OPENAI_TIMEOUT_MS: 300_000 });
+    expect(parseEnv(blank)).toMatchObject({ ASR_ENGINE: ["auto"], ASR_OPENAI_TIMEOUT_MS: 300_000 });
     expect(storageConfig(parseEnv(blank)).kind).toBe("local");
   });
 
   it("stops at boot on a bad ASR_* value, naming it", () => {
     const bad = (source: Record<string, string>) => () => parseEnv(source);
     expect(bad({ ASR_ENGINE: "whisper.cpp" })).toThrow(EnvError);
-    expect(bad({ ASR_ENGINE: "whisper.cpp" })).toThrow(/ASR_ENGINE.*must list pocketsphinx and\/or openai-compatible/);
+    expect(bad({ ASR_ENGINE: "whisper.cpp" })).toThrow(
+      /ASR_ENGINE.*must be auto or list pocketsphinx, openai-compatible and\/or whisper/,
+    );
+    expect(bad({ ASR_WHISPER_ALLOW_UNKNOWN: "1" })).toThrow(
+      /ASR_WHISPER_ALLOW_UNKNOWN: unverified Whisper models are refused in production/,
+    );
     expect(bad({ ASR_ENGINE: " , " })).toThrow(/ASR_ENGINE: must name at least one engine/);
     expect(bad({ ASR_ENGINE: "openai-compatible" })).toThrow(
       /ASR_OPENAI_BASE_URL: ASR_ENGINE names openai-compatible but ASR_OPENAI_BASE_URL is not set/,
@@ -80,6 +85,9 @@ describe("speech and storage settings in the validated environment", () => {
       ASR_OPENAI_LANGUAGES: env.ASR_OPENAI_LANGUAGES,
       ASR_OPENAI_TIMEOUT_MS: env.ASR_OPENAI_TIMEOUT_MS,
       ASR_POCKETSPHINX_MODEL: env.ASR_POCKETSPHINX_MODEL,
+      ASR_WHISPER_MODEL: env.ASR_WHISPER_MODEL,
+      ASR_WHISPER_ALLOW_UNKNOWN: env.ASR_WHISPER_ALLOW_UNKNOWN,
+      ASR_WHISPER_THREADS: env.ASR_WHISPER_THREADS,
     });
     expect(createSpeechRegistry(env).engines.map((e) => e.id)).toEqual(["openai-compatible", "pocketsphinx"]);
     expect(storageConfig(env)).toMatchObject({ kind: "s3", bucket: "murmur-audio", prefix: "prod" });

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { DiagnosticAccessNotice } from "#app/components/diagnostics/diagnostic-access.tsx";
+import { EngineReportTable } from "#app/components/diagnostics/engine-report.tsx";
 import { RealAudioResult } from "#app/components/diagnostics/real-audio-result.tsx";
 import { PageMeta } from "#app/components/page-meta.tsx";
 import { Section, Page as UiPage } from "#app/components/ui/page.tsx";
@@ -17,8 +18,11 @@ import {
 } from "#app/services/diagnostics/page-context.server.ts";
 import { readRealAudioRun, startRealAudioRun } from "#app/services/diagnostics/real-audio-run.server.ts";
 import { realAudioSamples, TESTDATA_PACKAGE } from "#app/services/diagnostics/real-audio-sample.server.ts";
+import { reportEngines } from "#app/services/speech/engine-report.server.ts";
+import { speechRegistryOf } from "#app/services/speech/runtime-registry.server.ts";
 import { blobStore } from "#app/services/storage/storage.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
+import { uncachedPageHeaders } from "#app/utils/page-cache.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
 import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/test-real-audio";
@@ -29,6 +33,9 @@ const RunSchema = z.object({ intent: z.literal("run") });
 // SPEC §2: a test page with no guard. Issue 5: real read speech (Debian's pocketsphinx-testdata,
 // read where the package put it) through the real pipeline, with the word error rate against
 // what the reader said. Anonymous visitors get a sign-in prompt.
+// Diagnostics show live engine state: never a copy (the marketing layout's pages are cached).
+export const headers = uncachedPageHeaders;
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   const access = await diagnosticAccess(context, request);
   const sample = (await realAudioSamples())[0];
@@ -42,8 +49,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       if (!isAppError(error)) throw error;
     }
   }
+  // Issue 15 §3: per engine, the loaded model and its WER on the bundled sample (measured in the
+  // background, started only for a signed-in member who may run diagnostics).
+  // Anonymous visitors do not see what the server runs.
+  const engines =
+    access.state === "ready" ? await reportEngines(speechRegistryOf(context.get(runtimeContext)), { measureSample: true }) : null;
   return {
     access: publicAccess(access),
+    engines,
     sample: sample ? { id: sample.id, reference: sample.reference } : null,
     testdataPackage: TESTDATA_PACKAGE,
     run,
@@ -113,6 +126,11 @@ export default function Page({ loaderData, actionData }: Route.ComponentProps) {
         {run ? (
           <Section>
             <RealAudioResult run={run} />
+          </Section>
+        ) : null}
+        {loaderData.engines ? (
+          <Section id="speech-engines" title={t("speechEngines.title")} description={t("speechEngines.intro")}>
+            <EngineReportTable engines={loaderData.engines} />
           </Section>
         ) : null}
       </UiPage>

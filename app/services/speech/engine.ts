@@ -58,6 +58,8 @@ export interface SpeechEngine {
   readonly id: string;
   readonly languages: readonly string[];
   readonly window: WindowPolicy;
+  /** The model transcripts will record, when known without decoding (Whisper reports it after verification). */
+  readonly model?: string;
   supports(language: string): boolean;
   transcribe(audio: EngineAudio, options: TranscribeOptions): Promise<TranscriptResult>;
 }

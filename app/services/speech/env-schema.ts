@@ -15,19 +15,43 @@ const list = (v: string) =>
  * copied .env.example leaves them.
  */
 export const SpeechEnvShape = {
-  /** Engines in order of preference, comma-separated: "pocketsphinx", "openai-compatible". */
+  /**
+   * Engines in order of preference, comma-separated: "pocketsphinx", "openai-compatible", "whisper";
+   * or "auto" (default): Whisper first when a model file is present (ASR_WHISPER_MODEL or
+   * MURMUR_DATA_DIR/models/ggml-*.bin, verified), then pocketsphinx (ADR 0029).
+   */
   ASR_ENGINE: z.preprocess(
     emptyAsUndefined,
     z
       .string()
-      .default("pocketsphinx")
+      .default("auto")
       .transform(list)
       .pipe(
         z
-          .array(z.enum(["pocketsphinx", "openai-compatible"], { error: "must list pocketsphinx and/or openai-compatible" }))
-          .min(1, "must name at least one engine"),
+          .array(
+            z.enum(["auto", "pocketsphinx", "openai-compatible", "whisper"], {
+              error: "must be auto or list pocketsphinx, openai-compatible and/or whisper",
+            }),
+          )
+          .min(1, "must name at least one engine")
+          .refine((ids) => !ids.includes("auto") || ids.length === 1, "auto cannot be combined with other engines"),
       ),
   ),
+  /** A GGML model file for the whisper engine; default: the ggml-*.bin under MURMUR_DATA_DIR/models/. */
+  ASR_WHISPER_MODEL: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /**
+   * "1" accepts a model whose SHA-1 is not in the published list (the test suite's miniature
+   * model, a developer's own conversion). Refused when NODE_ENV is production.
+   */
+  ASR_WHISPER_ALLOW_UNKNOWN: z.preprocess(
+    emptyAsUndefined,
+    z
+      .enum(["0", "1", "true", "false"], { error: "must be 1 or 0" })
+      .default("0")
+      .transform((v) => v === "1" || v === "true"),
+  ),
+  /** whisper.cpp threads per decode; default all cores but one. */
+  ASR_WHISPER_THREADS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1, "must be at least 1").optional()),
   ASR_OPENAI_BASE_URL: z.preprocess(
     emptyAsUndefined,
     z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://api.openai.com" }).optional(),
@@ -61,9 +85,14 @@ export const SpeechEnvShape = {
   ),
 };
 
-/** Rules across ASR_* variables; env.server.ts applies them at boot too. */
+/** Rules across ASR_* variables; env.server.ts applies them at boot too (with NODE_ENV). */
 export function checkSpeechEnv(
-  env: { ASR_ENGINE: readonly string[]; ASR_OPENAI_BASE_URL?: string | undefined },
+  env: {
+    ASR_ENGINE: readonly string[];
+    ASR_OPENAI_BASE_URL?: string | undefined;
+    ASR_WHISPER_ALLOW_UNKNOWN?: boolean | undefined;
+    NODE_ENV?: string | undefined;
+  },
   ctx: z.RefinementCtx,
 ): void {
   if (env.ASR_ENGINE.includes("openai-compatible") && !env.ASR_OPENAI_BASE_URL) {
@@ -71,6 +100,13 @@ export function checkSpeechEnv(
       code: "custom",
       path: ["ASR_OPENAI_BASE_URL"],
       message: "ASR_ENGINE names openai-compatible but ASR_OPENAI_BASE_URL is not set",
+    });
+  }
+  if (env.ASR_WHISPER_ALLOW_UNKNOWN && env.NODE_ENV === "production") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["ASR_WHISPER_ALLOW_UNKNOWN"],
+      message: "unverified Whisper models are refused in production; use a published model (docs/speech.md)",
     });
   }
 }

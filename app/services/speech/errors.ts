@@ -16,6 +16,9 @@ export type SpeechErrorCode =
   | "engine_timeout"
   | "engine_rate_limited"
   | "engine_bad_response"
+  | "model_missing"
+  | "model_corrupt"
+  | "model_unknown"
   | "cancelled";
 
 const statusByCode: Record<SpeechErrorCode, number> = {
@@ -30,6 +33,10 @@ const statusByCode: Record<SpeechErrorCode, number> = {
   engine_timeout: 504,
   engine_rate_limited: 503,
   engine_bad_response: 502,
+  // A local model file the practice must fix: nothing a retry can change.
+  model_missing: 503,
+  model_corrupt: 503,
+  model_unknown: 503,
   cancelled: 499,
 };
 

@@ -209,6 +209,7 @@ export function createOpenAiCompatibleEngine(config: OpenAiCompatibleConfig): Sp
   return {
     id: "openai-compatible",
     languages,
+    model: config.model,
     // 10 minutes of 16 kHz 16-bit mono is 19.2 MB, under the 25 MB upload limit of OpenAI's endpoint.
     window: { windowSec: 600, overlapSec: 5 },
     supports: (language) => languages.includes(baseLanguage(language)),

@@ -145,6 +145,7 @@ export function createPocketsphinxEngine(config: PocketsphinxConfig = {}): Speec
   const engine: SpeechEngine = {
     id: "pocketsphinx",
     languages,
+    model: model.name,
     // Each window is decoded as one utterance (see -remove_silence above): 30 s keeps the search
     // small; the 2 s overlap covers a word cut at an edge (windows.ts).
     window: { windowSec: 30, overlapSec: 2 },

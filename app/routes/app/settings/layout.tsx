@@ -17,6 +17,7 @@ const TABS = [
   { path: "/settings/invitations", key: "tabs.invitations", roles: MANAGERS, end: false },
   { path: "/settings/billing", key: "tabs.billing", roles: null, end: false },
   { path: "/settings/audit", key: "tabs.audit", roles: MANAGERS, end: false },
+  { path: "/settings/speech", key: "tabs.speech", roles: MANAGERS, end: false },
 ] as const;
 
 export function loader({ context }: Route.LoaderArgs) {
