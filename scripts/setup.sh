@@ -23,13 +23,13 @@ fi
 echo "Node $(node -v)"
 
 apt_packages=()
-# Speech: ffmpeg normalises recordings; pocketsphinx with its US English model is the embedded engine.
-for package in ffmpeg pocketsphinx pocketsphinx-en-us; do
+# Speech: ffmpeg normalises recordings; pocketsphinx with its US English model is the embedded engine;
+# espeak-ng gives pronunciations for each organisation's own words (ADR 0032).
+for package in ffmpeg pocketsphinx pocketsphinx-en-us espeak-ng; do
   dpkg -s "$package" >/dev/null 2>&1 || apt_packages+=("$package")
 done
 if $with_test; then
-  # Speech tests and bench/asr: espeak-ng speaks test sentences; pocketsphinx-testdata has real speech clips.
-  dpkg -s espeak-ng >/dev/null 2>&1 || apt_packages+=(espeak-ng)
+  # Speech tests and bench/asr: espeak-ng (above) speaks test sentences; pocketsphinx-testdata has real speech clips.
   dpkg -s pocketsphinx-testdata >/dev/null 2>&1 || apt_packages+=(pocketsphinx-testdata)
   [ -x /usr/bin/chromium ] || apt_packages+=(chromium)
   dpkg -s fonts-dejavu-core >/dev/null 2>&1 || apt_packages+=(fonts-dejavu-core)
