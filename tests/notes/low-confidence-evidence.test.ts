@@ -2,6 +2,7 @@ import i18next from "i18next";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
+import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import { lowConfidenceWordsFor } from "#app/components/notes/evidence.ts";
 import { NoteSentences } from "#app/components/notes/note-sentences.tsx";
@@ -67,7 +68,12 @@ describe("the note's sentences", () => {
         createElement(
           TranscriptPiecesContext.Provider,
           { value: pieces },
-          createElement(NoteSentences, { sentences: sentences as never, onHover: () => {}, onPlay: () => {} }),
+          // A router: chart-read sentences link to the exam in the page's language.
+          createElement(
+            MemoryRouter,
+            { initialEntries: [lng === "en" ? "/" : `/${lng}/`] },
+            createElement(NoteSentences, { sentences: sentences as never, onHover: () => {}, onPlay: () => {} }),
+          ),
         ),
       ),
     );
