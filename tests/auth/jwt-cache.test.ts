@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AuthKeys } from "#app/services/auth/keys.server.ts";
 import { JWT_EXPIRED, verifyJwt } from "#app/services/auth/jwt.server.ts";
+import type { AuthKeys } from "#app/services/auth/keys.server.ts";
 
 // Issue 17: verifyJwt remembers a verified token until it expires. The cache must never widen
 // what is accepted: expiry is re-checked on every call, the issuer must match, another key set

@@ -39,7 +39,9 @@ export async function requireSession(call: AuthCall): Promise<SignedInCaller> {
  * round trip instead of three: the token's session still exists, its user exists, and whether
  * that user has a verified second factor (an aal1 token then owes it). Throws like requireSession.
  */
-export async function requireApiSession(call: AuthCall): Promise<{ claims: Record<string, unknown>; userId: string; hasVerifiedFactor: boolean }> {
+export async function requireApiSession(
+  call: AuthCall,
+): Promise<{ claims: Record<string, unknown>; userId: string; hasVerifiedFactor: boolean }> {
   const claims = await verifiedClaims(call);
   const sub = claims.sub;
   if (!isUuid(sub)) throw bearerErrors.missingSub();

@@ -1,4 +1,4 @@
-import { importJWK, errors as joseErrors, type JWK, jwtVerify, SignJWT } from "jose";
+import { importJWK, type JWK, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { errors } from "./errors.server.ts";
 import type { AuthKeys } from "./keys.server.ts";
 
