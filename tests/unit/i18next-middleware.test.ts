@@ -35,7 +35,7 @@ describe("i18nextMiddleware", () => {
     // "language.label" differs in all three languages, so a wrong language cannot pass.
     const key = "language.label";
     const expected = (l: "en" | "fr" | "es") =>
-      (resources[l] as Record<string, Record<string, Record<string, string>>>).common?.language?.label ?? "";
+      (resources[l] as unknown as Record<string, Record<string, Record<string, string>>>).common?.language?.label ?? "";
     expect(new Set([expected("en"), expected("fr"), expected("es")]).size).toBe(3);
     const t = async (path: string) => {
       const context = new RouterContextProvider();
