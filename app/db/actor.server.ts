@@ -18,8 +18,11 @@ export type ActorTransaction = Transaction<DB>;
 export function withActor<T>(db: Database, actor: Actor, fn: (trx: ActorTransaction) => Promise<T>): Promise<T> {
   const claims = JSON.stringify(actor.userId ? { sub: actor.userId, role: "authenticated" } : { role: "anon" });
   return db.kysely.transaction().execute(async (trx) => {
-    await sql`set local role murmur_app`.execute(trx);
-    await sql`select set_config('request.jwt.claims', ${claims}, true), set_config('murmur.org_id', ${actor.orgId ?? ""}, true)`.execute(
+    // One round trip, not two: set_config('role', …, true) is SET LOCAL ROLE (the same setting,
+    // the same membership check), as PostgREST does it. Every API call opens one or more of these
+    // transactions, and each round trip's socket write was a visible share of the CPU under load
+    // (issue 17 profile). The role comes first: the other two settings need no privilege.
+    await sql`select set_config('role', 'murmur_app', true), set_config('request.jwt.claims', ${claims}, true), set_config('murmur.org_id', ${actor.orgId ?? ""}, true)`.execute(
       trx,
     );
     return fn(trx);

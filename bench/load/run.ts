@@ -4,7 +4,9 @@
 // manifest check), server memory over the run, and which instance ran the transcription jobs.
 //
 // Usage: node bench/load/run.ts [--minutes 10] [--recordings 50] [--browsers 20] [--chunk-seconds 5]
-//          [--chunk-bytes 20000] [--db pglite|postgres] [--instances 1|2]
+//          [--chunk-bytes 20000] [--db pglite|postgres] [--instances 1|2] [--cpu-prof-dir DIR]
+// --cpu-prof-dir runs each server under `node --cpu-prof` and leaves one .cpuprofile per instance
+// in DIR (summarise with `node bench/load/profile.ts DIR/<file>.cpuprofile`).
 // --db postgres needs DATABASE_URL pointing at a server (a fresh database is created and dropped).
 // Reports; a missed target does not fail the run, a broken run does (exit 1).
 import { randomBytes, randomUUID } from "node:crypto";
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     "chunk-bytes": { type: "string", default: "20000" },
     db: { type: "string", default: "pglite" },
     instances: { type: "string", default: "1" },
+    "cpu-prof-dir": { type: "string" },
   },
 });
 const minutes = Number(values.minutes);
@@ -39,6 +42,7 @@ const browsers = Number(values.browsers);
 const intervalMs = Number(values["chunk-seconds"]) * 1000;
 const chunkBytes = Number(values["chunk-bytes"]);
 const instances = Number(values.instances);
+const cpuProfDir = values["cpu-prof-dir"] ? path.resolve(values["cpu-prof-dir"]) : undefined;
 const dbKind = values.db === "postgres" ? "postgres" : "pglite";
 if (instances > 1 && dbKind !== "postgres") throw new Error("two instances need --db postgres (PGlite belongs to one process)");
 
@@ -164,9 +168,9 @@ async function main(): Promise<number> {
       SITE_URL: "http://127.0.0.1",
     };
     // The first instance migrates and generates the auth keys; the second starts on what it made.
-    servers.push(await startInstance(PROJECT_DIR, 4700 + Math.floor(Math.random() * 200), env, [JOB_DONE]));
+    servers.push(await startInstance(PROJECT_DIR, 4700 + Math.floor(Math.random() * 200), env, [JOB_DONE], cpuProfDir));
     for (let i = 1; i < instances; i++)
-      servers.push(await startInstance(PROJECT_DIR, 4900 + i + Math.floor(Math.random() * 90), env, [JOB_DONE]));
+      servers.push(await startInstance(PROJECT_DIR, 4900 + i + Math.floor(Math.random() * 90), env, [JOB_DONE], cpuProfDir));
     const keysLine = servers[0]?.keysLine();
     if (!keysLine) throw new Error("the first instance did not log its generated auth keys");
     const keys = JSON.parse(keysLine) as { anonKey: string; serviceRoleKey: string };

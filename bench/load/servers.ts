@@ -21,8 +21,12 @@ export async function startInstance(
   port: number,
   env: Record<string, string>,
   watch: string[],
+  cpuProfDir?: string,
 ): Promise<Instance> {
-  const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
+  // --cpu-prof writes a .cpuprofile when the server exits cleanly (its SIGTERM handler), so a
+  // profiled run needs the graceful stop below, not a kill.
+  const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "server.ts"], {
     cwd: projectDir,
     env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", PORT: String(port), HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,8 +1,7 @@
-import { sql } from "kysely";
 import type { RouterContextProvider } from "react-router";
 import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
 import { bearerToken } from "#app/services/auth/api/http.server.ts";
-import { requireSession } from "#app/services/auth/bearer.server.ts";
+import { requireApiSession } from "#app/services/auth/bearer.server.ts";
 import { AppError } from "#app/utils/app-error.ts";
 import { resolveAuthTarget } from "./auth-mode.server.ts";
 import { mirrorHostedUser } from "./hosted-user-mirror.server.ts";
@@ -13,7 +12,7 @@ export const notAuthenticated = () => new AppError(401, "not_authenticated", "Si
 /**
  * The user behind an API request (issue 4 "API": bearer token or session cookie). A bearer access
  * token wins when present: with the embedded auth server its signature, expiry and issuer are
- * checked with the embedded keys and its session must still exist (requireSession, so a signed-out
+ * checked with the embedded keys and its session must still exist (requireApiSession, so a signed-out
  * token stops at once); with hosted Supabase the auth server is asked. Without a bearer token, the
  * session cookie's user that the session middleware resolved. A session that still owes its second
  * factor (aal1 with a verified factor) is refused like the pages refuse it. Throws 401 not_authenticated.
@@ -42,10 +41,10 @@ async function userFromBearer(request: Request, context: Readonly<RouterContextP
     return body.id;
   }
   const auth = runtime.auth;
-  let caller: Awaited<ReturnType<typeof requireSession>>;
+  let caller: Awaited<ReturnType<typeof requireApiSession>>;
   try {
     const url = new URL(request.url);
-    caller = await requireSession({
+    caller = await requireApiSession({
       request,
       url,
       path: url.pathname,
@@ -57,12 +56,6 @@ async function userFromBearer(request: Request, context: Readonly<RouterContextP
   } catch {
     throw notAuthenticated();
   }
-  if (caller.claims.aal !== "aal2") {
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from auth.mfa_factors where user_id = ${caller.user.id} and status = 'verified'`.execute(
-      auth.db.kysely,
-    );
-    if ((rows[0]?.n ?? 0) > 0) throw notAuthenticated();
-  }
-  return caller.user.id;
+  if (caller.claims.aal !== "aal2" && caller.hasVerifiedFactor) throw notAuthenticated();
+  return caller.userId;
 }
