@@ -49,6 +49,8 @@ test("reset the password by email, in French, then sign in with the new one", as
 });
 
 test("enrol TOTP, sign out, and sign-in then asks for the code", async ({ page }) => {
+  // Sign-up, enrolment, sign-out and a two-step sign-in: 30 s ran out once on a busy 2-core runner.
+  test.setTimeout(60_000);
   const email = uniqueEmail("totp");
   await signUpAndConfirm(page, email);
   await page.goto("/settings");
