@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { normaliseText } from "#app/services/speech/text-normalise.ts";
 import { parseWavHeader, wavHeader } from "#app/services/speech/wav.server.ts";
+import { seededRandom } from "#app/utils/seeded-random.ts";
 
 export interface Clip {
   set: string;
@@ -296,18 +297,6 @@ const turnWords = (turn: Turn) => turn.sentences.reduce((n, s) => n + s.split(" 
 export function overlapsCorpus(dialogue: Dialogue, corpusSentences: readonly string[]): string | null {
   const text = ` ${dialogue.turns.flatMap((t) => t.sentences).join(" ")} `;
   return corpusSentences.find((s) => s.split(" ").length >= 4 && text.includes(` ${s} `)) ?? null;
-}
-
-/** mulberry32: a small seeded generator, so the sample is the same on every machine. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function shuffled<T>(items: readonly T[], random: () => number): T[] {

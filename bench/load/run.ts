@@ -274,6 +274,16 @@ async function main(): Promise<number> {
         `| ${i + 1} | ${med(first).toFixed(0)} | ${med(last).toFixed(0)} | ${Math.max(...points.map((p) => p.mib)).toFixed(0)} | ${slope(settled).toFixed(2)} |`,
       );
     });
+    // Per minute, so a reader can tell a plateau (warm-up, caches filling) from steady growth.
+    console.log("\nRSS median per minute (MiB):");
+    memory.forEach((points, i) => {
+      const perMinute: string[] = [];
+      for (let m = 0; m < minutes; m++) {
+        const xs = points.filter((p) => p.t >= m * 60_000 && p.t < (m + 1) * 60_000).map((p) => p.mib);
+        if (xs.length) perMinute.push(([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0).toFixed(0));
+      }
+      console.log(`instance ${i + 1}: ${perMinute.join(" → ")}`);
+    });
     console.log("\n## Transcription jobs by instance\n\n| instance | jobs run |\n|---|---|");
     for (const [i, s] of servers.entries()) console.log(`| ${i + 1} | ${s.count(JOB_DONE)} |`);
     console.log(`| all | ${jobsDone()} of ${visits.length} |`);

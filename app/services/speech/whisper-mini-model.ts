@@ -1,3 +1,4 @@
+import { seededRandom } from "#app/utils/seeded-random.ts";
 /**
  * Writes a miniature whisper.cpp GGML model: the real file layout (magic, hyper-parameters, mel
  * filters, vocabulary, named tensors in whisper.cpp's order and types) with tiny dimensions and
@@ -17,18 +18,6 @@ export interface MiniModelOptions {
   state?: number;
   heads?: number;
   layers?: number;
-}
-
-/** Deterministic PRNG (mulberry32): the same seed gives the same file, byte for byte. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SYLLABLES = ["ka", "lo", "mi", "su", "te", "ra", "no", "vi", "de", "po", "shi", "an", "el", "or", "um", "ix"];
@@ -68,7 +57,7 @@ class Writer {
 }
 
 export function makeMiniWhisperModel(options: MiniModelOptions = {}): Uint8Array {
-  const random = prng(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const state = options.state ?? 32;
   const heads = options.heads ?? 2;
   const layers = options.layers ?? 1;
