@@ -45,6 +45,8 @@ export interface LearnedRanking {
   /** Orders the tail (candidates without a confident match), after every confident candidate. */
   tailRanker?: RankerModel;
   prior: Map<string, number>;
+  /** Share of training documents coded in each 3-character category. */
+  categoryPrior?: Map<string, number>;
 }
 
 /** What the engine matches besides the billable titles (index.ts builds them once per lexicon). */
@@ -231,10 +233,15 @@ export function createEmbeddedEngine(
     // rank) are what they were without the tail, and a code with any confident mention is not tail.
     const byCode = new Map<string, Omit<Candidate, "key">>();
     const tailByCode = new Map<string, Omit<Candidate, "key">>();
+    // A code also denied or doubted elsewhere in the text is less likely to be coded.
+    const doubted = new Map<string, number>();
     for (const m of mentions) {
       let key = m.key;
       let note = "";
-      if (m.assertion === "negated" || m.assertion === "uncertain") continue;
+      if (m.assertion === "negated" || m.assertion === "uncertain") {
+        doubted.set(key, (doubted.get(key) ?? 0) + 1);
+        continue;
+      }
       if ((m.assertion === "history" || m.assertion === "family") && !options.historyAsCondition) {
         const z = historyCode(m.key, m.assertion === "family");
         if (!z || !table.get(z)?.billable) continue;
@@ -256,6 +263,10 @@ export function createEmbeddedEngine(
           maxP: 0,
           titleWords: 0,
           prior: ranking?.prior.get(key) ?? 0,
+          categoryPrior: ranking?.categoryPrior?.get(key.replace(".", "").slice(0, 3)) ?? 0,
+          siblings: 0,
+          doubted: 0,
+          lastPosition: m.order / total,
           categoryScore: 0,
           subsumed: 0,
           weak: 0,
@@ -271,8 +282,16 @@ export function createEmbeddedEngine(
       entry.stats.maxP = Math.max(entry.stats.maxP, m.p);
       entry.stats.titleWords = Math.max(entry.stats.titleWords, m.titleWords);
       entry.stats.mentions++;
+      entry.stats.lastPosition = Math.max(entry.stats.lastPosition, m.order / total);
       entry.mentions.push(m);
       map.set(key, entry);
+    }
+    // How many other confident codes share a category: coders code a category the text keeps returning to.
+    const perCategory = new Map<string, number>();
+    for (const key of byCode.keys()) perCategory.set(key.slice(0, 3), (perCategory.get(key.slice(0, 3)) ?? 0) + 1);
+    for (const [key, e] of byCode) {
+      e.stats.siblings = (perCategory.get(key.slice(0, 3)) ?? 1) - 1;
+      e.stats.doubted = doubted.get(key) ?? 0;
     }
     return [
       ...[...byCode].map(([key, e]) => ({ key, ...e })),
@@ -289,11 +308,13 @@ export function createEmbeddedEngine(
       ranking?.ranker ? probability(ranking.ranker, featureVector(c.stats)) : 1 - Math.exp(-c.score / 10);
     const scored = all.map((c) => ({ ...c, probability: probabilityOf(c) }));
     scored.sort((a, b) => b.probability - a.probability || a.first - b.first);
-    // The visit's main reason first: the likeliest code of the first sentence that has any leads,
-    // unless the top code is more than twice as likely (a case report often opens with background).
+    // The visit's main reason first: the likeliest code of the first sentence that has any leads
+    // when that sentence states why the patient came ("follow-up for …"), otherwise unless the top
+    // code is more than twice as likely (a case report often opens with background).
     const opening = Math.min(...scored.map((c) => c.first));
     const main = scored.findIndex((c) => c.first === opening);
-    if (main > 0 && scored[main]!.probability * 2 >= scored[0]!.probability) scored.unshift(...scored.splice(main, 1));
+    if (main > 0 && (statesReason(input, scored[main]!) || scored[main]!.probability * 2 >= scored[0]!.probability))
+      scored.unshift(...scored.splice(main, 1));
     // The tail after every confident candidate (a case asks for none), ordered by its own ranker.
     // Merging both lists by probability scored the same on held-out train (±0.001 MAP) but let a
     // category backoff (E11.9) outrank the stated code (E11.65); appending can only add hits below
@@ -358,6 +379,19 @@ export function createEmbeddedEngine(
       return suggestSync(input);
     },
   };
+}
+
+// Words that introduce the reason for a visit, in the same sentence before the mention.
+const REASON_CUE =
+  /\b(?:follow[- ]?up (?:of|for|on)|here (?:today )?(?:for|with)|seen (?:today )?for|reason for (?:the )?(?:visit|consultation|referral)|chief complaint|comes? in (?:for|with)|(?:visit|consultation|referred) for)\b/i;
+
+/** Whether the candidate's first mention follows a reason-for-visit cue in its own sentence. */
+function statesReason(input: SuggestInput, c: Candidate): boolean {
+  const m = c.mentions[0];
+  const text = m && input.sources.find((s) => s.source === m.evidence.source)?.text;
+  if (!m || !text) return false;
+  const before = text.slice(Math.max(0, m.evidence.start - 120), m.evidence.start);
+  return REASON_CUE.test(before.split(/[.!?\n]/).at(-1) ?? "");
 }
 
 /** For each required word, the occurrence closest to the rarest word's first occurrence. */

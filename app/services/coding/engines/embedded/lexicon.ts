@@ -16,6 +16,8 @@ export interface LexiconFile {
   lexicon: Array<[string, Array<[string, number, number, 1?]>]>;
   /** [code, training documents coded with it] (codes coded at least twice). */
   prior: Array<[string, number]>;
+  /** [3-character category, training documents coded with any code in it] (at least twice). */
+  categoryPrior?: Array<[string, number]>;
   /** The learned ranking (ranker.ts), fitted with cross-fitting on the same training split. */
   ranker?: RankerModel;
   /** The tail's ranking (engine.ts), fitted the same way on candidates without a confident match. */
@@ -28,6 +30,7 @@ export function learnedRanking(file: LexiconFile, withRanker = true): LearnedRan
     ...(withRanker && file.ranker ? { ranker: file.ranker } : {}),
     ...(withRanker && file.tailRanker ? { tailRanker: file.tailRanker } : {}),
     prior: new Map((file.prior ?? []).map(([c, n]) => [c, n / file.documents])),
+    categoryPrior: new Map((file.categoryPrior ?? []).map(([c, n]) => [c, n / file.documents])),
   };
 }
 

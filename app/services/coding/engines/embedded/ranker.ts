@@ -16,6 +16,14 @@ export interface CandidateStats {
   titleWords: number;
   /** Share of training documents coded with it (0 when unseen). */
   prior: number;
+  /** Share of training documents coded in the code's 3-character category (0 when unseen). */
+  categoryPrior: number;
+  /** Other confident candidates in the same category. */
+  siblings: number;
+  /** Negated or uncertain mentions of the same code elsewhere in the text. */
+  doubted: number;
+  /** Where the code is last mentioned (0 = first sentence, 1 = last). */
+  lastPosition: number;
   /** Tail candidates only (engine.ts): category-title match strength, and mentions of each tail kind. */
   categoryScore: number;
   subsumed: number;
@@ -43,6 +51,10 @@ export const FEATURES = [
   "log_prior",
   "seen_in_training",
   "title_and_learned",
+  "log_category_prior",
+  "log_siblings",
+  "late",
+  "doubted",
 ];
 
 export function featureVector(c: CandidateStats): number[] {
@@ -60,6 +72,10 @@ export function featureVector(c: CandidateStats): number[] {
     Math.log(c.prior + 1e-3),
     c.prior > 0 ? 1 : 0,
     hasTitle * hasLearned,
+    Math.log(c.categoryPrior + 1e-3),
+    Math.log1p(c.siblings),
+    c.lastPosition,
+    c.doubted > 0 ? 1 : 0,
   ];
 }
 
@@ -98,7 +114,8 @@ export function tailFeatureVector(c: CandidateStats): number[] {
 
 export function probability(model: RankerModel, x: number[]): number {
   let z = model.bias;
-  for (let i = 0; i < x.length; i++) z += model.weights[i]! * ((x[i]! - model.mean[i]!) / model.std[i]!);
+  // Over the model's own features: a file fitted before a feature was appended still scores.
+  for (let i = 0; i < model.weights.length; i++) z += model.weights[i]! * ((x[i]! - model.mean[i]!) / model.std[i]!);
   return 1 / (1 + Math.exp(-z));
 }
 

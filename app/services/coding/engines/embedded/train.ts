@@ -26,7 +26,9 @@ export function trainLexicon(docs: CodedDocument[], table: CodeTable): Omit<Lexi
   const df = new Map<string, number>();
   const co = new Map<string, Map<string, number>>();
   const codeDocs = new Map<string, number>();
+  const categoryDocs = new Map<string, number>();
   for (const doc of docs) {
+    for (const c of new Set(doc.gold.map((g) => g.slice(0, 3)))) categoryDocs.set(c, (categoryDocs.get(c) ?? 0) + 1);
     const gold = [...new Set(doc.gold.filter((c) => table.get(c)?.billable))];
     for (const c of gold) codeDocs.set(c, (codeDocs.get(c) ?? 0) + 1);
     for (const phrase of new Set(phrasesOf(doc.text))) {
@@ -57,5 +59,6 @@ export function trainLexicon(docs: CodedDocument[], table: CodeTable): Omit<Lexi
   }
   lexicon.sort((a, b) => (a[0] < b[0] ? -1 : 1));
   const prior = [...codeDocs].filter(([, k]) => k >= MIN_CO).sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  return { source: "CodiEsp train (CC BY 4.0), see NOTICE", documents: docs.length, minP: MIN_P, lexicon, prior };
+  const categoryPrior = [...categoryDocs].filter(([, k]) => k >= MIN_CO).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return { source: "CodiEsp train (CC BY 4.0), see NOTICE", documents: docs.length, minP: MIN_P, lexicon, prior, categoryPrior };
 }
