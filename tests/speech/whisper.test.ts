@@ -96,6 +96,25 @@ describe("whisper engine on real audio", { timeout: DECODE_TIMEOUT_MS }, () => {
     expect(await engine.status()).toMatchObject({ ok: true, model: { known: false, multilingual: false, sha1 } });
   });
 
+  it("passes the organisation's vocabulary to whisper.cpp as its initial prompt (English visits)", async () => {
+    // Greedy decoding is deterministic: the same audio and model give the same text unless the prompt
+    // reached the decoder's context. Random weights, so the text itself means nothing.
+    const engine = english();
+    const vocabulary = {
+      orgId: "org-1",
+      version: "v1",
+      terms: [
+        { word: "xarelto", source: "custom" as const },
+        { word: "okafor", source: "clinician" as const },
+      ],
+    };
+    const plain = await engine.transcribe(longSpeech.path, { language: "en" });
+    const again = await engine.transcribe(longSpeech.path, { language: "en" });
+    const prompted = await engine.transcribe(longSpeech.path, { language: "en", vocabulary });
+    expect(again.text).toBe(plain.text);
+    expect(prompted.text).not.toBe(plain.text);
+  });
+
   it("accepts audio as bytes too", async () => {
     const result = await english().transcribe(readFileSync(longSpeech.path), { language: "en" });
     expectTimed(result, longSpeech.durationSec);

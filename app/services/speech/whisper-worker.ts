@@ -14,6 +14,8 @@ interface WorkerArgs {
   threads: number;
   /** Word-level segments (maxLen 1 + splitOnWord + token timestamps); the parent regroups them. */
   words: boolean;
+  /** The organisation's vocabulary as an initial prompt (whisper-prompt.ts); absent: none. */
+  prompt?: string;
 }
 
 interface BindingSegment {
@@ -75,6 +77,7 @@ params.nThreads = Math.max(1, args.threads);
 params.translate = false;
 params.printProgress = false;
 params.printRealtime = false;
+if (args.prompt) params.initialPrompt = args.prompt;
 if (args.words) {
   params.tokenTimestamps = true;
   params.maxLen = 1;

@@ -12,6 +12,7 @@ import { lastLine, runProcess } from "#app/services/speech/process.server.ts";
 import { readWavInfo } from "#app/services/speech/wav.server.ts";
 import { readWhisperHeader, verifyWhisperModel, type WhisperModelInfo } from "#app/services/speech/whisper-model.server.ts";
 import { groupWords, type WorkerLine } from "#app/services/speech/whisper-output.ts";
+import { whisperPrompt } from "#app/services/speech/whisper-prompt.ts";
 import { MAX_CUT_SLACK_SEC } from "#app/services/speech/windows.ts";
 
 /** The visit languages Murmur offers; a multilingual model serves all of them, a ".en" model English. */
@@ -89,7 +90,17 @@ export function createWhisperEngine(config: WhisperConfig): WhisperEngine {
     let workerError: { code: string; message: string } | null = null;
     const result = await runProcess(
       process.execPath,
-      [workerScript(), JSON.stringify({ model: model.path, wav: wavPath, language: lang, threads, words: true })],
+      [
+        workerScript(),
+        JSON.stringify({
+          model: model.path,
+          wav: wavPath,
+          language: lang,
+          threads,
+          words: true,
+          prompt: whisperPrompt(options.vocabulary, lang),
+        }),
+      ],
       {
         timeoutMs: config.timeoutMs ?? 60_000 + Math.ceil(durationSec * 4000),
         signal: options.signal,
