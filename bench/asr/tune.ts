@@ -68,7 +68,9 @@ try {
     const dialogueErrors = sumErrors(errors.slice(0, -1));
     console.log(
       `${variant.padEnd(40)} WER all ${errorRate(sumErrors(errors)).toFixed(3)}  dialogues ${errorRate(dialogueErrors).toFixed(3)}  ` +
-        `dev ${errorRate(errors.at(-1) as WordErrors).toFixed(3)}  CPU RTF ${((childCpuSec() - cpu) / audio).toFixed(3)}`,
+        `dev ${errorRate(errors.at(-1) as WordErrors).toFixed(3)}  CPU RTF ${((childCpuSec() - cpu) / audio).toFixed(3)}  ` +
+        // The split says which way to move -wip: many deletions call for a higher one, many insertions for a lower one.
+        `dialogues S/D/I ${dialogueErrors.substitutions}/${dialogueErrors.deletions}/${dialogueErrors.insertions} of ${dialogueErrors.referenceWords}`,
     );
   }
 } finally {
