@@ -56,7 +56,7 @@ const NOISE = 0.003; // a quiet microphone's noise floor (about −50 dBFS), so 
 const FADE_S = 0.03; // the recordings are cut tight: fade their edges instead of a click into the pause
 const EDGE_S = 0.3; // silence before and after the triplet, as the endpointer hands it over
 
-function clipAudio(c: Clip): Float32Array {
+export function clipAudio(c: Clip): Float32Array {
   const { samples, rate } = readWav(c.path);
   const a = resampleTo(samples, rate, VOICE_SAMPLE_RATE);
   const f = Math.min(Math.round(VOICE_SAMPLE_RATE * FADE_S), Math.floor(a.length / 2));
