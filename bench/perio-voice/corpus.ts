@@ -74,9 +74,12 @@ export function clipAudio(c: Clip): Float32Array {
  */
 export function buildCorpus(
   dir: string,
-  opts: { seed: number; takes?: string; limit?: number },
+  opts: { seed: number; takes?: string; limit?: number; excludeTakes?: [number, number] },
 ): { clips: Clip[]; utterances: Utterance[] } {
   let clips = listClips(dir);
+  // Takes a voice profile was built from are never scored (run.ts --enrol-takes).
+  const ex = opts.excludeTakes;
+  if (ex) clips = clips.filter((c) => c.take < ex[0] || c.take > ex[1]);
   if (opts.takes) {
     const [lo, hi] = opts.takes.split("-").map(Number) as [number, number];
     clips = clips.filter((c) => c.take >= lo && c.take <= (hi ?? lo));

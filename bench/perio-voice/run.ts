@@ -42,10 +42,14 @@ const lang = opts.lang as VoiceLanguage;
 if (lang !== "en" && lang !== "fr") throw new Error("--lang must be en or fr");
 
 const started = performance.now();
+const enrolTakes = opts["enrol-takes"]
+  ? ((([lo, hi]) => [lo, hi ?? lo])(opts["enrol-takes"].split("-").map(Number)) as [number, number])
+  : undefined;
 const { clips, utterances } = buildCorpus(dir, {
   seed: Number(opts.seed),
   takes: opts.takes,
   limit: opts.limit ? Number(opts.limit) : undefined,
+  excludeTakes: enrolTakes,
 });
 if (clips.length === 0) {
   console.error(`no {digit}_{speaker}_{take}.wav files in ${dir}`);
@@ -58,11 +62,10 @@ const initStarted = performance.now();
 let decoder = await createPerioDecoder(ss, lang);
 const initMs = performance.now() - initStarted;
 
-const enrolTakes = opts["enrol-takes"]?.split("-").map(Number) as [number, number] | undefined;
 /** The speaker's enrolment: each of 0–9 in the enrol takes, one utterance each, as the voice mode records it. */
 function profileFor(speakerName: string): VoiceProfile | null {
   if (!enrolTakes) return null;
-  const [lo, hi = lo] = enrolTakes;
+  const [lo, hi] = enrolTakes;
   const takes = listClips(dir as string)
     .filter((c) => c.speaker === speakerName && c.value <= 9 && c.take >= lo && c.take <= hi)
     .map((c) => ({ value: c.value, audio: clipAudio(c) }));
@@ -126,7 +129,10 @@ if (opts.confusions) {
   console.log("errors by kind (reference→recognised, del = missed, ins = extra), most frequent first:");
   for (const [k, v] of [...edits].sort((a, b) => b[1] - a[1])) console.log(`  ${k}: ${v}`);
 }
-console.log(`files: ${clips.length} from ${dir} (${perSpeaker.size} speakers), language ${lang}, seed ${opts.seed}`);
+console.log(
+  `files: ${clips.length} from ${dir} (${perSpeaker.size} speakers), language ${lang}, seed ${opts.seed}` +
+    (enrolTakes ? `; voice profiles from takes ${enrolTakes.join("-")} of 0–9 per speaker (not scored)` : "; no voice profiles"),
+);
 console.log(
   `model load + grammar: ${initMs.toFixed(0)} ms; audio ${audioSeconds.toFixed(0)} s decoded in ${(decodeMs / 1000).toFixed(1)} s (${(audioSeconds / (decodeMs / 1000)).toFixed(1)}× real time); wall ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );

@@ -124,7 +124,7 @@ export function buildProfile(decoder: Decoder, lang: string, takes: { value: num
   const templates = takes
     .map(({ value, audio }) => ({ value, frames: utteranceFeatures(decoder, audio) }))
     .filter((t) => t.frames.length >= 3)
-    .map((t) => ({ value: t.value, frames: t.frames.map((f) => f.map((v) => Math.round(v * 1000) / 1000)) }));
+    .map((t) => ({ value: t.value, frames: t.frames.map((f) => f.map((v) => Math.round(v * 1000) / 1000 || 0)) }));
   const own = templates
     .map((t, i) =>
       Math.min(...templates.filter((u, j) => j !== i && u.value === t.value).map((u) => dtwDistance(t.frames, u.frames))),
