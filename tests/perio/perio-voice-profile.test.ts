@@ -8,18 +8,11 @@ import { LEXICONS, parseVoice } from "#app/services/perio/voice-grammar.ts";
 import { buildProfile, dtwDistance, refineWithProfile } from "#app/services/perio/voice-profile.ts";
 import { createPerioDecoder, decodeUtterance, resampleTo, VOICE_SAMPLE_RATE } from "#app/services/perio/voice-recogniser.ts";
 import { align, readWav } from "#bench/perio-voice/corpus.ts";
+import { haveEspeak } from "#tests/speech/synth.ts";
 
 // Voice profiles (issue 14; ADR 0035) on real synthesised speech: one espeak-ng French voice enrols
 // with 0–9 at three pitches, then says site triplets at another speed and pitch. The stock model
 // mishears this voice often; checked against its own recordings, more of its digits come out right.
-const haveEspeak = (() => {
-  try {
-    execFileSync("espeak-ng", ["--version"]);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const dir = mkdtempSync(join(tmpdir(), "murmur-voice-profile-"));
 let file = 0;
