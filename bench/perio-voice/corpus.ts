@@ -56,7 +56,7 @@ const NOISE = 0.003; // a quiet microphone's noise floor (about −50 dBFS), so 
 const FADE_S = 0.03; // the recordings are cut tight: fade their edges instead of a click into the pause
 const EDGE_S = 0.3; // silence before and after the triplet, as the endpointer hands it over
 
-function clipAudio(c: Clip): Float32Array {
+export function clipAudio(c: Clip): Float32Array {
   const { samples, rate } = readWav(c.path);
   const a = resampleTo(samples, rate, VOICE_SAMPLE_RATE);
   const f = Math.min(Math.round(VOICE_SAMPLE_RATE * FADE_S), Math.floor(a.length / 2));
@@ -74,9 +74,12 @@ function clipAudio(c: Clip): Float32Array {
  */
 export function buildCorpus(
   dir: string,
-  opts: { seed: number; takes?: string; limit?: number },
+  opts: { seed: number; takes?: string; limit?: number; excludeTakes?: [number, number] },
 ): { clips: Clip[]; utterances: Utterance[] } {
   let clips = listClips(dir);
+  // Takes a voice profile was built from are never scored (run.ts --enrol-takes).
+  const ex = opts.excludeTakes;
+  if (ex) clips = clips.filter((c) => c.take < ex[0] || c.take > ex[1]);
   if (opts.takes) {
     const [lo, hi] = opts.takes.split("-").map(Number) as [number, number];
     clips = clips.filter((c) => c.take >= lo && c.take <= (hi ?? lo));

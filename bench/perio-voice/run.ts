@@ -15,9 +15,10 @@
 // `digit accuracy: <percent>% over <n> digits; triplet accuracy: <percent>%`.
 import { parseArgs } from "node:util";
 import createModule from "soundswallower";
-import { parseVoice, type VoiceLanguage } from "#app/services/perio/voice-grammar.ts";
+import { LEXICONS, parseVoice, type VoiceLanguage } from "#app/services/perio/voice-grammar.ts";
+import { buildProfile, refineWithProfile, type VoiceProfile } from "#app/services/perio/voice-profile.ts";
 import { createPerioDecoder, decodeUtterance, VOICE_SAMPLE_RATE } from "#app/services/perio/voice-recogniser.ts";
-import { align, buildCorpus, tallyEdits } from "./corpus.ts";
+import { align, buildCorpus, clipAudio, listClips, tallyEdits } from "./corpus.ts";
 
 const { values: opts } = parseArgs({
   options: {
@@ -28,6 +29,8 @@ const { values: opts } = parseArgs({
     takes: { type: "string" },
     verbose: { type: "boolean", default: false },
     confusions: { type: "boolean", default: false },
+    // Voice profiles (ADR 0035): each speaker enrols with these takes of 0–9 (keep them out of --takes).
+    "enrol-takes": { type: "string" },
   },
 });
 const dir = opts["digits-dir"];
@@ -39,10 +42,14 @@ const lang = opts.lang as VoiceLanguage;
 if (lang !== "en" && lang !== "fr") throw new Error("--lang must be en or fr");
 
 const started = performance.now();
+const enrolTakes = opts["enrol-takes"]
+  ? ((([lo, hi]) => [lo, hi ?? lo])(opts["enrol-takes"].split("-").map(Number)) as [number, number])
+  : undefined;
 const { clips, utterances } = buildCorpus(dir, {
   seed: Number(opts.seed),
   takes: opts.takes,
   limit: opts.limit ? Number(opts.limit) : undefined,
+  excludeTakes: enrolTakes,
 });
 if (clips.length === 0) {
   console.error(`no {digit}_{speaker}_{take}.wav files in ${dir}`);
@@ -54,6 +61,16 @@ const ss = await createModule({ modelBase } as Parameters<typeof createModule>[0
 const initStarted = performance.now();
 let decoder = await createPerioDecoder(ss, lang);
 const initMs = performance.now() - initStarted;
+
+/** The speaker's enrolment: each of 0–9 in the enrol takes, one utterance each, as the voice mode records it. */
+function profileFor(speakerName: string): VoiceProfile | null {
+  if (!enrolTakes) return null;
+  const [lo, hi] = enrolTakes;
+  const takes = listClips(dir as string)
+    .filter((c) => c.speaker === speakerName && c.value <= 9 && c.take >= lo && c.take <= hi)
+    .map((c) => ({ value: c.value, audio: clipAudio(c) }));
+  return takes.length > 0 ? buildProfile(decoder, lang, takes) : null;
+}
 
 let digits = 0;
 let errors = 0;
@@ -68,16 +85,23 @@ const latencies: number[] = [];
 const perSpeaker = new Map<string, { n: number; e: number }>();
 const edits = new Map<string, number>();
 let speaker: string | null = null;
+let profile: VoiceProfile | null = null;
 for (const utt of utterances) {
   if (speaker !== null && utt.speaker !== speaker) {
     // A new hygienist switches voice mode on: a new decoder, so no CMN carried over from someone else.
     decoder.delete();
     decoder = await createPerioDecoder(ss, lang);
   }
+  if (utt.speaker !== speaker) profile = profileFor(utt.speaker);
   speaker = utt.speaker;
   audioSeconds += utt.audio.length / VOICE_SAMPLE_RATE;
   const t0 = performance.now();
-  const { text, confidence, finalizeMs } = decodeUtterance(decoder, utt.audio);
+  const decoded = decodeUtterance(decoder, utt.audio);
+  const { confidence } = decoded;
+  // The profile's check runs after the decoder's result, so it is part of the wait for the value.
+  const refineStarted = performance.now();
+  const text = profile ? refineWithProfile(decoder, profile, utt.audio, LEXICONS[lang].numbers, VOICE_SAMPLE_RATE) : decoded.text;
+  const finalizeMs = decoded.finalizeMs + (performance.now() - refineStarted);
   decodeMs += performance.now() - t0;
   latencies.push(finalizeMs);
   const command = parseVoice(text, lang);
@@ -105,7 +129,10 @@ if (opts.confusions) {
   console.log("errors by kind (reference→recognised, del = missed, ins = extra), most frequent first:");
   for (const [k, v] of [...edits].sort((a, b) => b[1] - a[1])) console.log(`  ${k}: ${v}`);
 }
-console.log(`files: ${clips.length} from ${dir} (${perSpeaker.size} speakers), language ${lang}, seed ${opts.seed}`);
+console.log(
+  `files: ${clips.length} from ${dir} (${perSpeaker.size} speakers), language ${lang}, seed ${opts.seed}` +
+    (enrolTakes ? `; voice profiles from takes ${enrolTakes.join("-")} of 0–9 per speaker (not scored)` : "; no voice profiles"),
+);
 console.log(
   `model load + grammar: ${initMs.toFixed(0)} ms; audio ${audioSeconds.toFixed(0)} s decoded in ${(decodeMs / 1000).toFixed(1)} s (${(audioSeconds / (decodeMs / 1000)).toFixed(1)}× real time); wall ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );

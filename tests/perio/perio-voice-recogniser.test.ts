@@ -7,18 +7,11 @@ import { describe, expect, it } from "vitest";
 import { parseVoice } from "#app/services/perio/voice-grammar.ts";
 import { createPerioDecoder, decodeUtterance, resampleTo, VOICE_SAMPLE_RATE } from "#app/services/perio/voice-recogniser.ts";
 import { align, readWav } from "#bench/perio-voice/corpus.ts";
+import { haveEspeak } from "#tests/speech/synth.ts";
 
 // The recogniser the chart and bench/perio-voice share (issue 14; ADR 0014), on real synthesised
 // speech: espeak-ng says a triplet and a command and SoundSwallower decodes them with the chart
 // grammar, streamed in 100 ms pieces like the microphone's.
-const haveEspeak = (() => {
-  try {
-    execFileSync("espeak-ng", ["--version"]);
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 function speak(voice: string, text: string): Float32Array {
   const path = join(mkdtempSync(join(tmpdir(), "murmur-voice-")), "say.wav");

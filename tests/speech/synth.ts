@@ -40,3 +40,13 @@ export async function makeTempDir(): Promise<{ dir: string; cleanup: () => Promi
   const dir = await mkdtemp(join(tmpdir(), "murmur-speech-test-"));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
+
+/** Whether espeak-ng is installed (the perio voice tests skip without it; the speech suite needs it). */
+export const haveEspeak: boolean = (() => {
+  try {
+    execFileSync("espeak-ng", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
