@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocale } from "#app/i18n/use-locale.ts";
 import type { VoiceCommand, VoiceLanguage } from "#app/services/perio/voice-grammar.ts";
@@ -72,26 +72,28 @@ export function PerioVoicePanel({ onCommand, userId }: { onCommand: (cmd: VoiceC
           {profile.saved ? (
             <>
               <span>{t("voice.profile_saved")}</span>
-              <button
-                type="button"
-                className="ui-button"
-                data-variant="ghost"
-                onClick={() => setEnrolling(true)}
-                disabled={listening}
-                data-testid="perio-voice-retrain"
-              >
-                {t("voice.profile_retrain")}
-              </button>
-              <button
-                type="button"
-                className="ui-button"
-                data-variant="ghost"
-                onClick={profile.remove}
-                disabled={listening}
-                data-testid="perio-voice-remove"
-              >
-                {t("voice.profile_remove")}
-              </button>
+              <span className="perio-voice-profile-actions">
+                <button
+                  type="button"
+                  className="ui-button"
+                  data-variant="ghost"
+                  onClick={() => setEnrolling(true)}
+                  disabled={listening}
+                  data-testid="perio-voice-retrain"
+                >
+                  {t("voice.profile_retrain")}
+                </button>
+                <button
+                  type="button"
+                  className="ui-button"
+                  data-variant="ghost"
+                  onClick={profile.remove}
+                  disabled={listening}
+                  data-testid="perio-voice-remove"
+                >
+                  {t("voice.profile_remove")}
+                </button>
+              </span>
             </>
           ) : (
             <>
@@ -153,9 +155,8 @@ export function PerioVoicePanel({ onCommand, userId }: { onCommand: (cmd: VoiceC
 /** Whether this user has a profile for `lang` in this browser, read after hydration (no localStorage on the server). */
 function useProfilePresence(userId: string, lang: VoiceLanguage) {
   const [saved, setSaved] = useState<boolean | null>(null);
-  const refresh = () => setSaved(loadVoiceProfile(userId, lang) !== null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refresh reads the same userId and lang.
-  useEffect(refresh, [userId, lang]);
+  const refresh = useCallback(() => setSaved(loadVoiceProfile(userId, lang) !== null), [userId, lang]);
+  useEffect(refresh, [refresh]);
   return {
     known: saved !== null,
     saved: saved === true,
