@@ -26,7 +26,13 @@ function profile(lang: string, typical = 1.25): VoiceProfile {
     version: PROFILE_VERSION,
     lang,
     templates: [
-      { value: 3, frames: [[0.125, -1.5], [0.25, 2]] },
+      {
+        value: 3,
+        frames: [
+          [0.125, -1.5],
+          [0.25, 2],
+        ],
+      },
       { value: 8, frames: [[1, 0]] },
     ],
     typical,
