@@ -1,7 +1,9 @@
 // The voice-profile store (issue 14; ADR 0035): one profile per user and voice language in this
 // browser's storage, outdated or unreadable entries dropped. The store takes any Web Storage; an
-// in-memory one stands in for localStorage here (the store never touches the DOM otherwise).
+// in-memory one stands in for localStorage here (the store never touches the DOM otherwise). Also the
+// enrolment's fixed prompt order and its take-length rule.
 import { describe, expect, it } from "vitest";
+import { ENROL_ORDER, takeProblem } from "#app/components/perio/use-voice-enrolment.ts";
 import {
   deleteVoiceProfile,
   loadVoiceProfile,
@@ -100,5 +102,21 @@ describe("voice profile store", () => {
   it("has no profile without storage (server render, blocked storage)", () => {
     expect(loadVoiceProfile("u1", "en", null)).toBeNull();
     expect(saveVoiceProfile("u1", profile("en"), null)).toBe(false);
+  });
+});
+
+describe("enrolment takes", () => {
+  it("prompts 0…9 three times, in order", () => {
+    expect(ENROL_ORDER).toHaveLength(30);
+    expect(ENROL_ORDER.slice(0, 12)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1]);
+    expect(ENROL_ORDER.slice(-1)).toEqual([9]);
+  });
+
+  it("refuses an utterance shorter than 0.15 s or longer than 2.5 s", () => {
+    expect(takeProblem(0.1 * 8000)).toBe("too_short");
+    expect(takeProblem(0.15 * 8000)).toBeNull();
+    expect(takeProblem(0.6 * 8000)).toBeNull();
+    expect(takeProblem(2.5 * 8000)).toBeNull();
+    expect(takeProblem(2.6 * 8000)).toBe("too_long");
   });
 });

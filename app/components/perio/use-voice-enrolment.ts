@@ -21,6 +21,12 @@ export type EnrolPhase = "intro" | "loading" | "prompting" | "saving" | "done" |
 export type EnrolError = "microphone_denied" | "voice_failed" | "not_saved";
 export type EnrolRejection = "too_short" | "too_long";
 
+/** Why an utterance of `samples` speech samples (8 kHz) cannot be a take, or null when it can. */
+export function takeProblem(samples: number): EnrolRejection | null {
+  const seconds = samples / VOICE_SAMPLE_RATE;
+  return seconds < MIN_TAKE_S ? "too_short" : seconds > MAX_TAKE_S ? "too_long" : null;
+}
+
 export function useVoiceEnrolment({ userId, lang, onSaved }: { userId: string; lang: VoiceLanguage; onSaved: () => void }) {
   const [phase, setPhase] = useState<EnrolPhase>("intro");
   const [error, setError] = useState<EnrolError | null>(null);
@@ -95,11 +101,11 @@ export function useVoiceEnrolment({ userId, lang, onSaved }: { userId: string; l
         if (endpointer.get_in_speech()) return;
         inSpeech = false;
         const audio = joinAudio(speech);
-        const seconds = audio.length / VOICE_SAMPLE_RATE;
         const takes = takesRef.current;
         if (takes.length >= ENROL_ORDER.length) return;
-        if (seconds < MIN_TAKE_S || seconds > MAX_TAKE_S) {
-          setRejected(seconds < MIN_TAKE_S ? "too_short" : "too_long");
+        const problem = takeProblem(audio.length);
+        if (problem) {
+          setRejected(problem);
           return;
         }
         takes.push({ value: ENROL_ORDER[takes.length] as number, audio });
