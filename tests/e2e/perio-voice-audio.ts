@@ -22,6 +22,23 @@ function readPcm16(file: string): { samples: Int16Array; rate: number } {
 
 /** Writes a mono 8 kHz WAV: 3 s lead silence, each triplet with 250 ms gaps, 1.5 s between triplets. */
 export function writeTripletsWav(out: string, triplets: number[][], speaker: string, take: number): void {
+  writeUtterancesWav(
+    out,
+    triplets.map((triplet) => triplet.map((digit) => [digit, take] as const)),
+    speaker,
+  );
+}
+
+/**
+ * Writes a mono 8 kHz WAV of utterances, each a list of [digit, take] recordings of one speaker said
+ * 250 ms apart: 3 s lead silence, `gap` seconds between utterances, 3 s at the end.
+ */
+export function writeUtterancesWav(
+  out: string,
+  utterances: readonly (readonly (readonly [number, number])[])[],
+  speaker: string,
+  gap = 1.5,
+): void {
   const rate = 8000;
   const parts: Int16Array[] = [];
   let seed = 1;
@@ -34,12 +51,14 @@ export function writeTripletsWav(out: string, triplets: number[][], speaker: str
     return s;
   };
   parts.push(silence(3));
-  for (const triplet of triplets) {
-    triplet.forEach((digit, i) => {
+  for (const utterance of utterances) {
+    utterance.forEach(([digit, take], i) => {
       if (i > 0) parts.push(silence(0.25));
-      parts.push(readPcm16(path.join(DIGITS_DIR, `${digit}_${speaker}_${take}.wav`)).samples);
+      const clip = readPcm16(path.join(DIGITS_DIR, `${digit}_${speaker}_${take}.wav`));
+      if (clip.rate !== rate) throw new Error(`${digit}_${speaker}_${take}.wav: ${clip.rate} Hz, expected ${rate}`);
+      parts.push(clip.samples);
     });
-    parts.push(silence(1.5));
+    parts.push(silence(gap));
   }
   parts.push(silence(3));
   const total = parts.reduce((n, p) => n + p.length, 0);

@@ -35,6 +35,7 @@ function useNumbering(fallback: Numbering): [Numbering, (n: Numbering) => void] 
 
 type Props = {
   orgId: string;
+  userId: string;
   patient: { id: string; display_name: string };
   exams: PerioExamListItem[];
   exam: PerioExam | null;
@@ -43,7 +44,7 @@ type Props = {
   error?: string;
 };
 
-export function PerioExamView({ orgId, patient, exams, exam, defaultNumbering, today, error }: Props) {
+export function PerioExamView({ orgId, userId, patient, exams, exam, defaultNumbering, today, error }: Props) {
   const { t } = useTranslation("perio");
   const to = useLocalizedPath();
   const [numbering, setNumbering] = useNumbering(defaultNumbering);
@@ -100,6 +101,7 @@ export function PerioExamView({ orgId, patient, exams, exam, defaultNumbering, t
       {exam ? (
         <OpenExam
           orgId={orgId}
+          userId={userId}
           patientName={patient.display_name}
           exam={exam}
           others={exams.filter((e) => e.id !== exam.id)}
@@ -114,12 +116,14 @@ export function PerioExamView({ orgId, patient, exams, exam, defaultNumbering, t
 
 function OpenExam({
   orgId,
+  userId,
   patientName,
   exam,
   others,
   numbering,
 }: {
   orgId: string;
+  userId: string;
   patientName: string;
   exam: PerioExam;
   others: PerioExamListItem[];
@@ -166,7 +170,7 @@ function OpenExam({
             </label>
             <p className="perio-voice-note">{t("chart.voice_languages")}</p>
           </Toolbar>
-          <PerioVoicePanel onCommand={(cmd) => gridRef.current?.command(cmd) ?? null} />
+          <PerioVoicePanel onCommand={(cmd) => gridRef.current?.command(cmd) ?? null} userId={userId} />
         </div>
         {live.state === "conflict" ? <p role="alert">{t("errors.version_conflict")}</p> : null}
         {live.errorCode ? (

@@ -1,26 +1,31 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocale } from "#app/i18n/use-locale.ts";
 import type { VoiceCommand, VoiceLanguage } from "#app/services/perio/voice-grammar.ts";
+import { PerioVoiceEnrol } from "./perio-voice-enrol.tsx";
 import { useVoiceCharting } from "./use-voice-charting.ts";
 import { useVoiceLock } from "./use-voice-lock.ts";
 import { readBeepPreference, writeBeepPreference } from "./voice-beep.ts";
+import { deleteVoiceProfile, loadVoiceProfile } from "./voice-profile-store.ts";
 
 /**
  * Start/stop hands-free charting, in English or French (the two offline models). While listening:
  * a live "heard … → where it went" line, a beep per accepted value (can be turned off), the exam
- * locked (leaving asks first) and the screen kept on.
+ * locked (leaving asks first) and the screen kept on. Below, the user's voice profile for the chosen
+ * language (ADR 0035): teach, retrain or remove it; it stays in this browser.
  */
-export function PerioVoicePanel({ onCommand }: { onCommand: (cmd: VoiceCommand) => string | null }) {
+export function PerioVoicePanel({ onCommand, userId }: { onCommand: (cmd: VoiceCommand) => string | null; userId: string }) {
   const { t } = useTranslation("perio");
   const locale = useLocale();
   const [lang, setLang] = useState<VoiceLanguage>(locale === "fr" ? "fr" : "en");
   // Read after hydration: the server has no localStorage, and both renders must agree first.
   const [beepOn, setBeepOn] = useState(true);
   useEffect(() => setBeepOn(readBeepPreference()), []);
-  const voice = useVoiceCharting(onCommand, { beep: beepOn });
+  const voice = useVoiceCharting(onCommand, { beep: beepOn, userId });
   const listening = voice.state === "listening" || voice.state === "loading";
   const leave = useVoiceLock(listening, voice.stop);
+  const profile = useProfilePresence(userId, lang);
+  const [enrolling, setEnrolling] = useState(false);
   return (
     <div className="perio-voice" data-testid="perio-voice" data-state={voice.state}>
       <label>
@@ -57,10 +62,57 @@ export function PerioVoicePanel({ onCommand }: { onCommand: (cmd: VoiceCommand) 
         {voice.error ? <span role="alert">{t(`errors.${voice.error}`)}</span> : null}
       </p>
       {voice.state === "listening" ? (
-        <p className="perio-voice-lock" data-testid="perio-voice-lock">
-          {t("voice.locked")} {voice.screenKeptOn ? t("voice.screen_on") : null}
+        <p className="perio-voice-lock" data-testid="perio-voice-lock" data-profile={voice.usingProfile}>
+          {t("voice.locked")} {voice.screenKeptOn ? t("voice.screen_on") : null}{" "}
+          {voice.usingProfile ? t("voice.profile_in_use") : null}
         </p>
       ) : null}
+      {profile.known ? (
+        <p className="perio-voice-profile" data-testid="perio-voice-profile" data-profile={profile.saved}>
+          {profile.saved ? (
+            <>
+              <span>{t("voice.profile_saved")}</span>
+              <span className="perio-voice-profile-actions">
+                <button
+                  type="button"
+                  className="ui-button"
+                  data-variant="ghost"
+                  onClick={() => setEnrolling(true)}
+                  disabled={listening}
+                  data-testid="perio-voice-retrain"
+                >
+                  {t("voice.profile_retrain")}
+                </button>
+                <button
+                  type="button"
+                  className="ui-button"
+                  data-variant="ghost"
+                  onClick={profile.remove}
+                  disabled={listening}
+                  data-testid="perio-voice-remove"
+                >
+                  {t("voice.profile_remove")}
+                </button>
+              </span>
+            </>
+          ) : (
+            <>
+              <span>{t("voice.profile_none")}</span>
+              <button
+                type="button"
+                className="ui-button"
+                data-variant="ghost"
+                onClick={() => setEnrolling(true)}
+                disabled={listening}
+                data-testid="perio-voice-teach"
+              >
+                {t("voice.profile_teach")}
+              </button>
+            </>
+          )}
+        </p>
+      ) : null}
+      <PerioVoiceEnrol open={enrolling} onOpenChange={setEnrolling} userId={userId} lang={lang} onSaved={profile.refresh} />
       {voice.muted ? (
         <p role="alert" data-testid="perio-voice-muted">
           {t("voice.muted")}
@@ -98,4 +150,20 @@ export function PerioVoicePanel({ onCommand }: { onCommand: (cmd: VoiceCommand) 
       ) : null}
     </div>
   );
+}
+
+/** Whether this user has a profile for `lang` in this browser, read after hydration (no localStorage on the server). */
+function useProfilePresence(userId: string, lang: VoiceLanguage) {
+  const [saved, setSaved] = useState<boolean | null>(null);
+  const refresh = useCallback(() => setSaved(loadVoiceProfile(userId, lang) !== null), [userId, lang]);
+  useEffect(refresh, [refresh]);
+  return {
+    known: saved !== null,
+    saved: saved === true,
+    refresh,
+    remove: () => {
+      deleteVoiceProfile(userId, lang);
+      refresh();
+    },
+  };
 }

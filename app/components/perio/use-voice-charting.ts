@@ -1,13 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { parseVoice, type VoiceCommand, type VoiceLanguage } from "#app/services/perio/voice-grammar.ts";
-import { createPerioDecoder, resampleTo, VOICE_SAMPLE_RATE } from "#app/services/perio/voice-recogniser.ts";
+import { LEXICONS, parseVoice, type VoiceCommand, type VoiceLanguage } from "#app/services/perio/voice-grammar.ts";
+import { refineWithProfile } from "#app/services/perio/voice-profile.ts";
+import { VOICE_SAMPLE_RATE } from "#app/services/perio/voice-recogniser.ts";
 import { createWakeLockKeeper, type WakeLockLike } from "#app/services/recorder/wake-lock.ts";
 import { beep } from "./voice-beep.ts";
+import { joinAudio, loadVoiceEngine, openVoiceMicrophone } from "./voice-engine.ts";
+import { loadVoiceProfile } from "./voice-profile-store.ts";
 
 // Hands-free charting in the browser (issue 14; ADR 0014): the microphone stream is downsampled to
 // 8 kHz, SoundSwallower's endpointer cuts it into utterances, and each utterance is decoded with the
 // chart grammar on this device — no audio leaves it. What was heard goes to `onCommand`; text that
-// is not in the grammar is rejected ("not understood") instead of being written.
+// is not in the grammar is rejected ("not understood") instead of being written. With a voice profile
+// (ADR 0035, enrolled in perio-voice-enrol.tsx) the digits heard are checked against the user's own.
 // While listening: each accepted value beeps (when wanted; the grid flashes the cells), the screen is
 // kept on (Screen Wake Lock, as the recorder does) and a lost microphone stops voice mode with a
 // message, detected the recorder's way (track `ended`, or a device change that left the track ended).
@@ -17,17 +21,23 @@ export type VoiceState = "idle" | "loading" | "listening" | "error";
 export type Heard = { text: string; accepted: boolean; where: string | null };
 export type VoiceError = "microphone_lost" | "microphone_denied" | "voice_failed";
 
-export function useVoiceCharting(onCommand: (cmd: VoiceCommand) => string | null, options: { beep: boolean }) {
+export function useVoiceCharting(
+  onCommand: (cmd: VoiceCommand) => string | null,
+  options: { beep: boolean; userId: string | null },
+) {
   const [state, setState] = useState<VoiceState>("idle");
   const [error, setError] = useState<VoiceError | null>(null);
   const [heard, setHeard] = useState<Heard | null>(null);
   const [muted, setMuted] = useState(false);
   const [screenKeptOn, setScreenKeptOn] = useState(false);
+  const [usingProfile, setUsingProfile] = useState(false);
   const stopRef = useRef<(() => void) | null>(null);
   const commandRef = useRef(onCommand);
   commandRef.current = onCommand;
   const beepRef = useRef(options.beep);
   beepRef.current = options.beep;
+  const userIdRef = useRef(options.userId);
+  userIdRef.current = options.userId;
   const wakeRef = useRef<ReturnType<typeof createWakeLockKeeper> | null>(null);
 
   const stop = useCallback(() => {
@@ -50,53 +60,41 @@ export function useVoiceCharting(onCommand: (cmd: VoiceCommand) => string | null
       setHeard(null);
       setState("loading");
       try {
-        const { default: createModule } = await import("soundswallower");
-        const ss = await createModule({ modelBase: "/perio-voice/model/" } as Parameters<typeof createModule>[0]);
-        const decoder = await createPerioDecoder(ss, lang);
-        const endpointer = new ss.Endpointer({ samprate: VOICE_SAMPLE_RATE });
-        const frameSize = endpointer.get_frame_size();
-        // The microphone opens once the model is ready, so nothing said meanwhile is half-heard.
-        const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: false } });
-        const context = new AudioContext();
-        const source = context.createMediaStreamSource(stream);
-        // ScriptProcessor is deprecated but runs everywhere without a separate worklet file; the
-        // decoder is fast (about 20× real time), so the main thread keeps up.
-        const processor = context.createScriptProcessor(4096, 1, 1);
-        let pending = new Float32Array(0);
+        const { decoder, endpointer } = await loadVoiceEngine(lang);
+        // The user's voice profile, when they enrolled for this language (ADR 0035): each digit heard
+        // is checked against their own recordings.
+        const profile = userIdRef.current ? loadVoiceProfile(userIdRef.current, lang) : null;
+        setUsingProfile(profile !== null);
         let inUtterance = false;
-        processor.onaudioprocess = (event) => {
-          const input = resampleTo(event.inputBuffer.getChannelData(0), context.sampleRate, VOICE_SAMPLE_RATE);
-          const joined = new Float32Array(pending.length + input.length);
-          joined.set(pending);
-          joined.set(input, pending.length);
-          let offset = 0;
-          for (; offset + frameSize <= joined.length; offset += frameSize) {
-            const speech = endpointer.process(joined.subarray(offset, offset + frameSize));
-            if (speech === null) continue;
-            if (!inUtterance) {
-              decoder.start();
-              inUtterance = true;
-            }
-            decoder.process_audio(speech, false, false);
-            if (!endpointer.get_in_speech()) {
-              decoder.stop();
-              inUtterance = false;
-              const text = decoder.get_text();
-              const cmd = parseVoice(text, lang);
-              if (cmd?.kind === "stop") {
-                setHeard({ text, accepted: true, where: null });
-                stop();
-                return;
-              }
-              const where = cmd === null ? null : commandRef.current(cmd);
-              setHeard({ text, accepted: where !== null, where });
-              if (beepRef.current) beep(context, where !== null ? "accepted" : "rejected");
-            }
+        // The samples fed to the decoder since start(): refineWithProfile re-reads the words from them.
+        let utterance: Float32Array[] = [];
+        const mic = await openVoiceMicrophone(endpointer.get_frame_size(), (frame) => {
+          const speech = endpointer.process(frame);
+          if (speech === null) return;
+          if (!inUtterance) {
+            decoder.start();
+            inUtterance = true;
+            utterance = [];
           }
-          pending = joined.slice(offset);
-        };
-        source.connect(processor);
-        processor.connect(context.destination);
+          decoder.process_audio(speech, false, false);
+          if (profile) utterance.push(speech.slice());
+          if (endpointer.get_in_speech()) return;
+          decoder.stop();
+          inUtterance = false;
+          const text = profile
+            ? refineWithProfile(decoder, profile, joinAudio(utterance), LEXICONS[lang].numbers, VOICE_SAMPLE_RATE)
+            : decoder.get_text();
+          const cmd = parseVoice(text, lang);
+          if (cmd?.kind === "stop") {
+            setHeard({ text, accepted: true, where: null });
+            stop();
+            return;
+          }
+          const where = cmd === null ? null : commandRef.current(cmd);
+          setHeard({ text, accepted: where !== null, where });
+          if (beepRef.current) beep(mic.context, where !== null ? "accepted" : "rejected");
+        });
+        const { stream } = mic;
 
         const tracks = stream.getAudioTracks();
         const onEnded = () => lose();
@@ -132,10 +130,7 @@ export function useVoiceCharting(onCommand: (cmd: VoiceCommand) => string | null
           }
           navigator.mediaDevices.removeEventListener?.("devicechange", onDeviceChange);
           document.removeEventListener("visibilitychange", onVisible);
-          processor.disconnect();
-          source.disconnect();
-          for (const track of stream.getTracks()) track.stop();
-          void context.close();
+          mic.close();
           decoder.delete();
         };
         setState("listening");
@@ -154,5 +149,5 @@ export function useVoiceCharting(onCommand: (cmd: VoiceCommand) => string | null
     },
     [],
   );
-  return { state, error, heard, muted, screenKeptOn, start, stop };
+  return { state, error, heard, muted, screenKeptOn, usingProfile, start, stop };
 }

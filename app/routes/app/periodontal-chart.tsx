@@ -60,6 +60,7 @@ export default function Page({ loaderData, actionData }: Route.ComponentProps) {
         <PerioExamView
           key={loaderData.exam?.id ?? "none"}
           orgId={loaderData.orgId}
+          userId={loaderData.userId}
           patient={loaderData.patient}
           exams={loaderData.exams}
           exam={loaderData.exam}

@@ -17,6 +17,8 @@ export type PerioPage =
   | {
       kind: "patient";
       orgId: string;
+      /** The signed-in user: their voice profile is kept in the browser under this id (ADR 0035). */
+      userId: string;
       patient: { id: string; display_name: string; date_of_birth: string | null };
       exams: PerioExamListItem[];
       exam: PerioExam | null;
@@ -42,6 +44,7 @@ export async function loadPerioPage(
     return {
       kind: "patient",
       orgId: org.id,
+      userId: args.actor.userId,
       patient: { id: patient.id, display_name: patient.display_name, date_of_birth: patient.date_of_birth },
       exams,
       exam,
