@@ -4,6 +4,7 @@ import path from "node:path";
 import { chromium, expect, type Page, test } from "@playwright/test";
 import { signUpAndConfirm, uniqueEmail } from "./auth-helpers.ts";
 import { axeViolations } from "./axe.ts";
+import { fakeMicrophoneLaunchOptions } from "./fake-microphone.ts";
 import { collectPageErrors, waitForHydration } from "./helpers.ts";
 import { DIGITS_DIR, writeUtterancesWav } from "./perio-voice-audio.ts";
 
@@ -60,20 +61,7 @@ if (haveDigits) {
   writeUtterancesWav(chartWav, TRIPLETS, SPEAKER);
 }
 
-function chromiumWithMicrophone(wav: string) {
-  return {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${wav}%noloop`,
-    ],
-  };
-}
-
-test.use({ permissions: ["microphone"], launchOptions: chromiumWithMicrophone(enrolWav) });
+test.use({ permissions: ["microphone"], launchOptions: fakeMicrophoneLaunchOptions(enrolWav, { loop: false }) });
 
 async function openNewExam(page: Page, tag: string): Promise<string> {
   await signUpAndConfirm(page, uniqueEmail(tag));
@@ -144,7 +132,7 @@ test("enrol by voice, then voice charting checks the digits against the profile"
 
   // The same user on the same device charts by voice; the microphone now plays the triplets.
   const state = await page.context().storageState();
-  const second = await chromium.launch(chromiumWithMicrophone(chartWav));
+  const second = await chromium.launch(fakeMicrophoneLaunchOptions(chartWav, { loop: false }));
   try {
     const context = await second.newContext({ baseURL, storageState: state, permissions: ["microphone"] });
     const charting = await context.newPage();

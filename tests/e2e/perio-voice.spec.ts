@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { signUpAndConfirm, uniqueEmail } from "./auth-helpers.ts";
+import { fakeMicrophoneLaunchOptions } from "./fake-microphone.ts";
 import { collectPageErrors, waitForHydration } from "./helpers.ts";
 import { DIGITS_DIR, writeTripletsWav } from "./perio-voice-audio.ts";
 
@@ -25,16 +26,7 @@ if (haveDigits) writeTripletsWav(wav, TRIPLETS, "lucas", 0);
 
 test.use({
   permissions: ["microphone"],
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${wav}%noloop`,
-    ],
-  },
+  launchOptions: fakeMicrophoneLaunchOptions(wav, { loop: false }),
 });
 
 test("voice mode: chained spoken triplets fill the sites along the path, confirmed by sound and sight", async ({ page }) => {

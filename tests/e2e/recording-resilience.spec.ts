@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { signUpAndConfirm, uniqueEmail } from "./auth-helpers.ts";
+import { fakeMicrophoneLaunchOptions } from "./fake-microphone.ts";
 
 // Issue 5 "Proof": the fake microphone plays real speech while the network goes away for 10 s and
 // the page reloads mid-recording; what the server assembled must be exactly the chunks the client
@@ -22,16 +23,7 @@ execFileSync("espeak-ng", [
 
 test.use({
   permissions: ["microphone"],
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${speech}`,
-    ],
-  },
+  launchOptions: fakeMicrophoneLaunchOptions(speech),
 });
 
 const CHUNK_PATH = /^\/api\/visits\/([0-9a-f-]{36})\/audio\/chunks\/(\d+)$/;

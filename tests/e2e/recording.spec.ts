@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { signUpAndConfirm, uniqueEmail } from "./auth-helpers.ts";
+import { fakeMicrophoneLaunchOptions } from "./fake-microphone.ts";
 
 // Issue 5 "Proof" (first part): Chromium's fake microphone plays real synthesised speech into the
 // real recorder, through the chunk upload, assembly, the transcription job and pocketsphinx.
@@ -20,16 +21,7 @@ execFileSync("espeak-ng", [
 
 test.use({
   permissions: ["microphone"],
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${speech}`,
-    ],
-  },
+  launchOptions: fakeMicrophoneLaunchOptions(speech),
 });
 
 test("start a visit with consent, record real speech, stop → the transcript appears; play, edit, re-run", async ({ page }) => {

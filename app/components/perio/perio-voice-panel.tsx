@@ -73,41 +73,20 @@ export function PerioVoicePanel({ onCommand, userId }: { onCommand: (cmd: VoiceC
             <>
               <span>{t("voice.profile_saved")}</span>
               <span className="perio-voice-profile-actions">
-                <button
-                  type="button"
-                  className="ui-button"
-                  data-variant="ghost"
-                  onClick={() => setEnrolling(true)}
-                  disabled={listening}
-                  data-testid="perio-voice-retrain"
-                >
+                <ProfileAction onClick={() => setEnrolling(true)} disabled={listening} testId="perio-voice-retrain">
                   {t("voice.profile_retrain")}
-                </button>
-                <button
-                  type="button"
-                  className="ui-button"
-                  data-variant="ghost"
-                  onClick={profile.remove}
-                  disabled={listening}
-                  data-testid="perio-voice-remove"
-                >
+                </ProfileAction>
+                <ProfileAction onClick={profile.remove} disabled={listening} testId="perio-voice-remove">
                   {t("voice.profile_remove")}
-                </button>
+                </ProfileAction>
               </span>
             </>
           ) : (
             <>
               <span>{t("voice.profile_none")}</span>
-              <button
-                type="button"
-                className="ui-button"
-                data-variant="ghost"
-                onClick={() => setEnrolling(true)}
-                disabled={listening}
-                data-testid="perio-voice-teach"
-              >
+              <ProfileAction onClick={() => setEnrolling(true)} disabled={listening} testId="perio-voice-teach">
                 {t("voice.profile_teach")}
-              </button>
+              </ProfileAction>
             </>
           )}
         </p>
@@ -166,4 +145,20 @@ function useProfilePresence(userId: string, lang: VoiceLanguage) {
       refresh();
     },
   };
+}
+
+/** A voice-profile action (teach, retrain, remove): a ghost button, off while listening. */
+function ProfileAction(props: { onClick: () => void; disabled: boolean; testId: string; children: React.ReactNode }) {
+  return (
+    <button
+      type="button"
+      className="ui-button"
+      data-variant="ghost"
+      onClick={props.onClick}
+      disabled={props.disabled}
+      data-testid={props.testId}
+    >
+      {props.children}
+    </button>
+  );
 }
