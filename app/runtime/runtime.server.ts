@@ -65,6 +65,11 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
   logWhisperModels(speech, logger);
   // Issue 6: the note engine (extractive by default, or an OpenAI-compatible server) runs the
   // generate-note jobs in this process; NOTES_ENGINE and LLM_OPENAI_* were validated at boot.
+  // ADR 0038: a web-only process (MURMUR_ROLE=web) queues jobs but runs none; worker processes do.
+  if (env.MURMUR_ROLE === "web") {
+    await startJobs(runtime, { workers: false });
+    return runtime;
+  }
   const generateNote = createNoteEngine(env);
   await startJobs(runtime, {
     transcribe: createTranscribePort(speech, vocabularies),
@@ -72,6 +77,7 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
     generateNote,
     // Issue 12: passages are embedded in the background when EMBEDDINGS_* is set (ADR 0020).
     embeddings: createEmbeddingsClient(env),
+    superviseIntervalSeconds: env.JOBS_SUPERVISE_SECONDS,
   });
   return runtime;
 }
