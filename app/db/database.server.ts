@@ -16,6 +16,8 @@ export interface Database {
   kind: "pglite" | "postgres";
   pool: pg.Pool;
   kysely: Kysely<DB>;
+  /** The embedded database itself (kind "pglite"): its LISTEN/NOTIFY is in-process (progress-notifications.server.ts). */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     kind: "pglite",
     pool,
     kysely: createKysely(pool),
+    pglite,
     async close() {
       await pool.end();
       if (!options.pglite) await pglite.close();

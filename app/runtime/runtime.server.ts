@@ -1,6 +1,7 @@
 import { type Database, openDatabase } from "#app/db/database.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { type AuthRuntime, startAuthRuntime } from "#app/services/auth/auth-runtime.server.ts";
+import { closeProgressNotifications } from "#app/services/events/progress-notifications.server.ts";
 import { type StopJobsOptions, startJobs, stopJobs } from "#app/services/jobs/jobs.server.ts";
 import { createNoteEngine } from "#app/services/notes/engines/registry.server.ts";
 import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
@@ -49,6 +50,7 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
       // The database closes whatever happened before it: an embedded PGlite must not be left open.
       try {
         if (waitForJobs) await stopJobs(db);
+        await closeProgressNotifications(db);
         await auth.close?.();
       } finally {
         await db.close();
