@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { generatedKeys } from "#tests/e2e/server-process.ts";
 import { haveEspeak, speak } from "#tests/speech/synth.ts";
 import { type ApiClient, signUpWithPractice } from "./api-client.ts";
 import { startFakeEngines } from "./fake-engines.ts";
@@ -15,7 +16,7 @@ import { built, freePort, type ServerChild, startServerChild, until } from "./se
 // transcribed by the real pocketsphinx engine in the workers) are uploaded and their notes asked for
 // through both web processes; a worker is killed with SIGKILL while it holds a note job. Every visit
 // is transcribed once, every note generated once, and a client on the *other* web process sees the
-// progress events. The note engine is the fake OpenAI-compatible server, held so the kill lands
+// progress events, and the auth API's rate limits are one budget across the web processes. The note engine is the fake OpenAI-compatible server, held so the kill lands
 // while both workers are inside a note job.
 
 const serverUrl = process.env.DATABASE_URL;
@@ -114,6 +115,8 @@ describe.skipIf(SKIP_REASON !== null)("2 web + 2 worker processes on one Postgre
       NOTES_ENGINE: "openai-compatible",
       LLM_OPENAI_BASE_URL: `${fake.url}/v1`,
       LLM_OPENAI_MODEL: "fake-model",
+      // Small, so the test can show one budget counted across both web processes.
+      AUTH_RATE_LIMIT_VERIFY: "4",
     };
     const start = async (role: "web" | "worker") => {
       const server = await startServerChild({
@@ -237,6 +240,24 @@ describe.skipIf(SKIP_REASON !== null)("2 web + 2 worker processes on one Postgre
     const jobLines = (s: ServerChild) => s.lines().filter((l) => /job done$/.test(String(l.msg)));
     expect(jobLines(webA).length + jobLines(webB).length).toBe(0);
     expect(jobLines(worker2).filter((l) => l.msg === "generate-note job done").length).toBeGreaterThanOrEqual(1);
+
+    // Rate limits live in the database: verifying bogus links alternately through both web
+    // processes, the fifth attempt from this IP is refused whichever process it reaches.
+    const { anonKey } = generatedKeys(webA.output());
+    const verifyStatuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const res = await fetch(`${webs[i % 2]?.url}/auth/v1/verify`, {
+        method: "POST",
+        headers: { apikey: anonKey, "content-type": "application/json" },
+        body: JSON.stringify({ type: "magiclink", token_hash: randomBytes(16).toString("hex") }),
+      });
+      verifyStatuses.push(res.status);
+    }
+    expect(
+      verifyStatuses.slice(0, 4).every((s) => s !== 429 && s >= 400 && s < 500),
+      verifyStatuses.join(),
+    ).toBe(true);
+    expect(verifyStatuses.slice(4), verifyStatuses.join()).toEqual([429, 429]);
 
     console.info(
       `scale-out: 4 processes ready in ${((ready - started) / 1000).toFixed(1)} s, ${VISITS} visits transcribed in ` +
