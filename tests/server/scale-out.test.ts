@@ -9,7 +9,7 @@ import { generatedKeys } from "#tests/e2e/server-process.ts";
 import { haveEspeak, speak } from "#tests/speech/synth.ts";
 import { type ApiClient, signUpWithPractice } from "./api-client.ts";
 import { startFakeEngines } from "./fake-engines.ts";
-import { built, freePort, type ServerChild, startServerChild, until } from "./server-child.ts";
+import { built, freePort, type ServerChild, startServerChild, stoppedOnRequest, until } from "./server-child.ts";
 
 // Issue 25 "Web and worker roles" (ADR 0038): 2 web + 2 worker `node server.ts` processes on one
 // server PostgreSQL and one data folder, as an operator runs them. Six recordings (espeak-ng speech,
@@ -258,6 +258,9 @@ describe.skipIf(SKIP_REASON !== null)("2 web + 2 worker processes on one Postgre
       verifyStatuses.join(),
     ).toBe(true);
     expect(verifyStatuses.slice(4), verifyStatuses.join()).toEqual([429, 429]);
+
+    // Both roles stop on SIGTERM within their shutdown time, as a supervisor stops them.
+    for (const server of [webB, worker2]) expect(stoppedOnRequest(await server.terminate())).toBe(true);
 
     console.info(
       `scale-out: 4 processes ready in ${((ready - started) / 1000).toFixed(1)} s, ${VISITS} visits transcribed in ` +
