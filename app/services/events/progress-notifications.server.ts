@@ -58,9 +58,10 @@ function createListener(db: Database): ProgressNotifications {
   };
 
   const connect = async () => {
-    if (closed) return;
+    // A PGlite handed over without its instance cannot be listened to: its streams poll.
+    if (closed || (db.kind === "pglite" && !db.pglite)) return;
     try {
-      stop = db.kind === "pglite" && db.pglite ? await listenPglite(db, deliver) : await listenPostgres(db, deliver, lost);
+      stop = db.kind === "pglite" ? await listenPglite(db, deliver) : await listenPostgres(db, deliver, lost);
       if (closed) {
         await stop();
         return;
