@@ -2,7 +2,7 @@
 // handler, and graceful shutdown. The application itself (runtime, database) comes from the
 // build so that one module graph serves every request.
 import fs from "node:fs";
-import { STATUS_CODES } from "node:http";
+import { type Server, STATUS_CODES } from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -16,6 +16,7 @@ import { requestIdentity } from "./server/request-identity.ts";
 import { sameOriginGuard } from "./server/same-origin-guard.ts";
 import { securityHeaders } from "./server/security-headers.ts";
 import { installShutdown } from "./server/shutdown.ts";
+import { createWorkerHttpServer } from "./server/worker-http.ts";
 
 type AppEntry = typeof import("./app/entry.server.tsx");
 
@@ -78,6 +79,18 @@ async function main() {
     release: process.env.MURMUR_BUILD_ID ?? "local",
     logger: (err, context) => logger.error({ err, ...context }, "unhandled server error"),
   });
+
+  // ADR 0038: a worker process runs the jobs and answers the health probes, nothing else.
+  if (env.MURMUR_ROLE === "worker") {
+    const server = createWorkerHttpServer({ ready: () => entry.checkDatabase(runtime.db), build: entry.BUILD_ID });
+    server.listen(env.PORT, env.HOST, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : env.PORT;
+      logger.info({ port, role: env.MURMUR_ROLE, database: runtime.db.kind }, `Murmur worker health on http://localhost:${port}`);
+    });
+    finishStart(server);
+    return;
+  }
 
   const app = express();
   app.disable("x-powered-by");
@@ -144,28 +157,35 @@ async function main() {
   const server = app.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
-    logger.info({ port, mode: MODE, database: runtime.db.kind }, `Murmur listening on http://localhost:${port}`);
+    logger.info(
+      { port, mode: MODE, role: env.MURMUR_ROLE, database: runtime.db.kind },
+      `Murmur listening on http://localhost:${port}`,
+    );
   });
   server.headersTimeout = 30_000;
   server.requestTimeout = 120_000;
+  finishStart(server);
 
-  process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled rejection"));
-  process.on("uncaughtException", (err) => logger.fatal({ err }, "uncaught exception"));
-  const { shutdown } = installShutdown({
-    server,
-    logger,
-    timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    stopJobs: (options) => runtime.stopJobs?.(options) ?? Promise.resolve(),
-    close: async ({ jobsStopped }) => {
-      await backupControl?.close();
-      await runtime.close({ waitForJobs: jobsStopped });
-    },
-    flushLogs: (ms) => logSink.flush(ms),
-    droppedLogLines: () => logSink.dropped,
-  });
-  process.off("SIGTERM", onEarlySignal);
-  process.off("SIGINT", onEarlySignal);
-  if (earlySignal) shutdown(earlySignal);
+  /** Error handlers and the graceful shutdown, for either kind of server. */
+  function finishStart(server: Server) {
+    process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled rejection"));
+    process.on("uncaughtException", (err) => logger.fatal({ err }, "uncaught exception"));
+    const { shutdown } = installShutdown({
+      server,
+      logger,
+      timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+      stopJobs: (options) => runtime.stopJobs?.(options) ?? Promise.resolve(),
+      close: async ({ jobsStopped }) => {
+        await backupControl?.close();
+        await runtime.close({ waitForJobs: jobsStopped });
+      },
+      flushLogs: (ms) => logSink.flush(ms),
+      droppedLogLines: () => logSink.dropped,
+    });
+    process.off("SIGTERM", onEarlySignal);
+    process.off("SIGINT", onEarlySignal);
+    if (earlySignal) shutdown(earlySignal);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -17,6 +17,8 @@ import { NonceProvider } from "#app/utils/nonce.ts";
 import { reportServerError } from "#app/utils/sentry.server.ts";
 
 // server.ts reaches the app's runtime through the build so there is one module graph.
+export { checkDatabase } from "#app/db/health.server.ts";
+export { BUILD_ID } from "#app/runtime/build-info.ts";
 export { createLoadContext } from "#app/runtime/load-context.server.ts";
 export { startRuntime } from "#app/runtime/runtime.server.ts";
 export { startBackupControl } from "#app/services/backup/control-socket.server.ts";

@@ -4,6 +4,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { createPgConfig } from "@electric-sql/pglite/node-postgres";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { closeProgressNotifications } from "#app/services/events/progress-notifications.server.ts";
 import { createPglite } from "./pglite.server.ts";
 import type { DB } from "./schema.ts";
 
@@ -16,6 +17,8 @@ export interface Database {
   kind: "pglite" | "postgres";
   pool: pg.Pool;
   kysely: Kysely<DB>;
+  /** The embedded database itself (kind "pglite"): its LISTEN/NOTIFY is in-process (progress-notifications.server.ts). */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -35,19 +38,32 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pool.on("error", () => {
       // An idle client lost its connection; the pool replaces it on the next checkout.
     });
-    return { kind: "postgres", pool, kysely: createKysely(pool), close: () => pool.end() };
+    const db: Database = {
+      kind: "postgres",
+      pool,
+      kysely: createKysely(pool),
+      async close() {
+        // Its LISTEN connection lives outside the pool (app/services/events/progress-notifications.server.ts).
+        await closeProgressNotifications(db);
+        await pool.end();
+      },
+    };
+    return db;
   }
   const pglite = options.pglite ?? (await openPgliteDir(options.dataDir ?? "memory://"));
   const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
-  return {
+  const db: Database = {
     kind: "pglite",
     pool,
     kysely: createKysely(pool),
+    pglite,
     async close() {
+      await closeProgressNotifications(db);
       await pool.end();
       if (!options.pglite) await pglite.close();
     },
   };
+  return db;
 }
 
 async function openPgliteDir(dataDir: string): Promise<PGlite> {

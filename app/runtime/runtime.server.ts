@@ -1,6 +1,7 @@
 import { type Database, openDatabase } from "#app/db/database.server.ts";
 import { migrate } from "#app/db/migrate.server.ts";
 import { type AuthRuntime, startAuthRuntime } from "#app/services/auth/auth-runtime.server.ts";
+import { closeProgressNotifications } from "#app/services/events/progress-notifications.server.ts";
 import { type StopJobsOptions, startJobs, stopJobs } from "#app/services/jobs/jobs.server.ts";
 import { createNoteEngine } from "#app/services/notes/engines/registry.server.ts";
 import { createEmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
@@ -49,6 +50,7 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
       // The database closes whatever happened before it: an embedded PGlite must not be left open.
       try {
         if (waitForJobs) await stopJobs(db);
+        await closeProgressNotifications(db);
         await auth.close?.();
       } finally {
         await db.close();
@@ -65,6 +67,11 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
   logWhisperModels(speech, logger);
   // Issue 6: the note engine (extractive by default, or an OpenAI-compatible server) runs the
   // generate-note jobs in this process; NOTES_ENGINE and LLM_OPENAI_* were validated at boot.
+  // ADR 0038: a web-only process (MURMUR_ROLE=web) queues jobs but runs none; worker processes do.
+  if (env.MURMUR_ROLE === "web") {
+    await startJobs(runtime, { workers: false });
+    return runtime;
+  }
   const generateNote = createNoteEngine(env);
   await startJobs(runtime, {
     transcribe: createTranscribePort(speech, vocabularies),
@@ -72,6 +79,7 @@ export async function startRuntime(env: Env, overrides: { db?: Database; logger?
     generateNote,
     // Issue 12: passages are embedded in the background when EMBEDDINGS_* is set (ADR 0020).
     embeddings: createEmbeddingsClient(env),
+    superviseIntervalSeconds: env.JOBS_SUPERVISE_SECONDS,
   });
   return runtime;
 }

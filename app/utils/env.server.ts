@@ -5,6 +5,23 @@ import { checkEmbeddingsEnv, EmbeddingsEnvShape } from "#app/services/rag/embedd
 import { checkSpeechEnv, SpeechEnvShape } from "#app/services/speech/env-schema.ts";
 import { checkStorageEnv, StorageEnvShape } from "#app/services/storage/config.server.ts";
 
+export const MURMUR_ROLES = ["all", "web", "worker"] as const;
+export type MurmurRole = (typeof MURMUR_ROLES)[number];
+
+/**
+ * The embedded PGlite is a folder only one process may open: splitting web and jobs over two
+ * processes needs a server PostgreSQL they both reach.
+ */
+function checkRoleEnv(env: { MURMUR_ROLE: MurmurRole; DATABASE_URL?: string }, ctx: z.RefinementCtx): void {
+  if (env.MURMUR_ROLE !== "all" && !env.DATABASE_URL) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["MURMUR_ROLE"],
+      message: `MURMUR_ROLE=${env.MURMUR_ROLE} needs DATABASE_URL: the embedded database can only be opened by one process, so web and worker processes must share a server PostgreSQL (or use MURMUR_ROLE=all)`,
+    });
+  }
+}
+
 const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 
@@ -121,12 +138,24 @@ export const EnvSchema = z
      * marketing) rendered for someone else; 0 renders every time (server/page-cache.ts, ADR 0033).
      */
     PAGE_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+    /**
+     * What this process does (ADR 0038): `all` serves HTTP and runs the jobs (one process, the
+     * default); `web` serves HTTP only and queues jobs for others; `worker` runs jobs only and
+     * answers /healthz and /readyz. `web` and `worker` share one server PostgreSQL (DATABASE_URL).
+     */
+    MURMUR_ROLE: z.preprocess((v) => (v === "" ? undefined : v), z.enum(MURMUR_ROLES).default("all")),
+    /**
+     * How often pg-boss looks for jobs whose process died (heartbeat lapsed, 30 s) and hands them
+     * back to their queue; a dead worker's job is retried within heartbeat + this + its retry delay.
+     */
+    JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   })
   .superRefine((env, ctx) => {
     checkStorageEnv(env, ctx);
     checkSpeechEnv(env, ctx);
     checkNotesEnv(env, ctx);
     checkEmbeddingsEnv(env, ctx);
+    checkRoleEnv(env, ctx);
   });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -16,6 +16,8 @@ export async function startFakeEngines() {
     chatCalls: 0,
     abandoned: 0,
   };
+  // Held requests: release() answers them (a test that kills one of two processes lets the survivor's call finish).
+  const held: { kind: "asr" | "chat"; answer: () => void }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -27,25 +29,18 @@ export async function startFakeEngines() {
       }
       if (kind === "asr") state.asrCalls += 1;
       else state.chatCalls += 1;
+      const answer = () => {
+        if (res.destroyed || res.writableEnded) return;
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answerBody(kind)));
+      };
       if (state[kind] === "hold") {
         res.once("close", () => {
-          state.abandoned += 1;
+          if (!res.writableEnded) state.abandoned += 1;
         });
+        held.push({ kind, answer });
         return;
       }
-      const body =
-        kind === "asr"
-          ? { text: TRANSCRIPT, duration: 2, segments: [{ start: 0, end: 2, text: TRANSCRIPT }] }
-          : {
-              id: "chatcmpl-fake",
-              object: "chat.completion",
-              created: 1_767_225_600,
-              model: "fake",
-              choices: [
-                { index: 0, message: { role: "assistant", content: JSON.stringify({ sentences: [] }) }, finish_reason: "stop" },
-              ],
-            };
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -53,12 +48,33 @@ export async function startFakeEngines() {
   if (!address || typeof address === "string") throw new Error("no address");
   return {
     state,
+    /** Answers every request of `kind` held so far (those whose caller went away are skipped). */
+    release(kind: "asr" | "chat"): void {
+      const answering = held.filter((h) => h.kind === kind);
+      const keeping = held.filter((h) => h.kind !== kind);
+      held.splice(0, held.length, ...keeping);
+      for (const request of answering) request.answer();
+    },
     url: `http://127.0.0.1:${address.port}`,
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+function answerBody(kind: "asr" | "chat") {
+  return kind === "asr"
+    ? { text: TRANSCRIPT, duration: 2, segments: [{ start: 0, end: 2, text: TRANSCRIPT }] }
+    : {
+        id: "chatcmpl-fake",
+        object: "chat.completion",
+        created: 1_767_225_600,
+        model: "fake",
+        choices: [
+          { index: 0, message: { role: "assistant", content: JSON.stringify({ sentences: [] }) }, finish_reason: "stop" },
+        ],
+      };
 }
 
 /** Two seconds of a tone, 16 kHz mono: real audio for ffmpeg, which the server runs before the engine. */

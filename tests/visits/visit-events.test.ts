@@ -3,6 +3,7 @@ import vm from "node:vm";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as eventsRoute from "#app/routes/resources/api-visit-events.ts";
+import { closeProgressNotifications, progressNotifications } from "#app/services/events/progress-notifications.server.ts";
 import { visitEventStream } from "#app/services/visits/event-stream.server.ts";
 import type { VisitProgressState } from "#app/services/visits/visit-events.server.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
@@ -81,6 +82,7 @@ describeEachDatabase("visit events stream", (target) => {
   });
 
   afterAll(async () => {
+    await closeProgressNotifications(h.db);
     await h.close();
   });
 
@@ -176,6 +178,43 @@ describeEachDatabase("visit events stream", (target) => {
     expect(malformed.status).toBe(404);
     const anonymous = await getRaw(h, eventsRoute.loader, { path: `/api/visits/${id}/events`, params: { id }, as: "anonymous" });
     expect(anonymous.status).toBe(401);
+  });
+
+  it("a change is pushed when the database announces it (LISTEN/NOTIFY, ADR 0038), well before the next poll", async () => {
+    const id = await uploadedVisit(h);
+    const notifications = progressNotifications(h.db);
+    const deadline = Date.now() + 10_000;
+    while (!notifications.live && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(notifications.live).toBe(true);
+    const { controller, events } = await open(id);
+    expect((await events.next())?.event).toBe("status");
+    // Polling alone would read at ~1 s and ~2 s after the open; with notifications live the stream
+    // reads every 5 s by itself. An update just after the first poll could only show by ~2 s by
+    // polling: within 500 ms, only its announcement (from another connection than the listener's) brings it.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await setState(id, "transcribing", 0.25);
+    expect(await events.next(500)).toEqual({ event: "status", data: status({ status: "transcribing", progress: 0.25 }) });
+    controller.abort();
+    expect(await events.end(3000)).toBe(true);
+  });
+
+  it("only a change of what the stream shows is announced", async () => {
+    const id = await uploadedVisit(h);
+    let announced = 0;
+    const unsubscribe = progressNotifications(h.db).subscribe("visits", id, () => {
+      announced += 1;
+    });
+    // The upload's own announcements arrive after its commit: let them pass first.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    announced = 0;
+    await sql`update public.visits set updated_at = now() where id = ${id}`.execute(h.db.kysely);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(announced).toBe(0);
+    await setState(id, "transcribing", 0.5);
+    const deadline = Date.now() + 3000;
+    while (announced === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(announced).toBe(1);
+    unsubscribe();
   });
 
   it("a visit deleted while followed ends its stream", async () => {

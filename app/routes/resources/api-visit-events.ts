@@ -12,8 +12,8 @@ export { action } from "./method-not-allowed.ts";
 export function loader({ request, context, params }: Route.LoaderArgs) {
   return handleVisitApi(async () => {
     const { args, org } = await requireApiOrg(withOrgFromQuery(request), context);
-    const { initial, read } = await openVisitProgress({ ...args, orgId: org.id, visitId: params.id });
-    return new Response(visitEventStream({ initial, read, request }), {
+    const progress = await openVisitProgress({ ...args, orgId: org.id, visitId: params.id });
+    return new Response(visitEventStream({ ...progress, request }), {
       headers: {
         "Content-Type": "text/event-stream; charset=utf-8",
         // no-transform: the compression middleware would otherwise hold events back in its buffer.

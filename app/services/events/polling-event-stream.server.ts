@@ -13,25 +13,42 @@ export interface PollingEventStreamOptions<S> {
   request: Request;
   pollMs: number;
   heartbeatMs?: number;
+  /**
+   * Announcements that the row changed (progress-notifications.server.ts): each one makes the
+   * stream read at once. While they arrive (`live`) the stream polls only every `backstopPollMs`.
+   */
+  changes?: StreamChanges;
+  /** Default 5 s: how often a stream with live change notifications still reads, in case one was lost. */
+  backstopPollMs?: number;
+}
+
+export interface StreamChanges {
+  subscribe(onChange: () => void): () => void;
+  readonly live: boolean;
 }
 
 const encoder = new TextEncoder();
 const event = (name: string, data: unknown) => encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
 
 /**
- * A server-sent events body that follows a database row by polling it (so any instance can serve
- * it, with no in-process pub/sub): a `status` event now and on every change, a final `done` event
+ * A server-sent events body that follows a database row by reading it when told it changed
+ * (`changes`, PostgreSQL LISTEN/NOTIFY) and by polling it, so any instance can serve it whichever
+ * instance changes the row (ADR 0038): a `status` event now and on every change, a final `done` event
  * once the state is final, then the end; a comment every 15 s so proxies keep an idle stream
  * open. Ends when the client aborts or cancels, and when the row can no longer be read —
  * EventSource then reconnects and gets the answer a fresh request would.
  */
 export function pollingEventStream<S>(options: PollingEventStreamOptions<S>): ReadableStream<Uint8Array> {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const backstopPollMs = options.backstopPollMs ?? 5000;
   const { request } = options;
   let closed = false;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let wake: (() => void) | undefined;
   let close = () => {};
+  let unsubscribe = () => {};
+  // A change announced while a read was under way: read again at once rather than wait.
+  let changed = false;
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -39,6 +56,7 @@ export function pollingEventStream<S>(options: PollingEventStreamOptions<S>): Re
         if (closed) return;
         closed = true;
         clearInterval(heartbeat);
+        unsubscribe();
         request.signal.removeEventListener("abort", close);
         wake?.();
         try {
@@ -53,6 +71,12 @@ export function pollingEventStream<S>(options: PollingEventStreamOptions<S>): Re
       if (request.signal.aborted) return close();
       request.signal.addEventListener("abort", close, { once: true });
       heartbeat = setInterval(() => send(encoder.encode(": heartbeat\n\n")), heartbeatMs);
+      if (options.changes) {
+        unsubscribe = options.changes.subscribe(() => {
+          changed = true;
+          wake?.();
+        });
+      }
 
       // A reconnecting EventSource waits this long (ms) rather than the browser's default.
       send(encoder.encode("retry: 2000\n\n"));
@@ -69,13 +93,17 @@ export function pollingEventStream<S>(options: PollingEventStreamOptions<S>): Re
             send(event("done", state));
             break;
           }
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, options.pollMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
+          if (!changed) {
+            const waitMs = options.changes?.live ? Math.max(options.pollMs, backstopPollMs) : options.pollMs;
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, waitMs);
+              wake = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+          }
+          changed = false;
           if (closed) break;
           state = await options.read();
         }

@@ -2,11 +2,20 @@ import { sql } from "kysely";
 import { PgBoss } from "pg-boss";
 import type { Database } from "#app/db/database.server.ts";
 import type { NoteEnginePort } from "#app/services/notes/jobs/generate-note.server.ts";
-import { GENERATE_NOTE_DEAD_QUEUE, GENERATE_NOTE_QUEUE } from "#app/services/notes/jobs/queues.ts";
+import {
+  GENERATE_NOTE_DEAD_QUEUE,
+  GENERATE_NOTE_DEAD_QUEUE_OPTIONS,
+  GENERATE_NOTE_QUEUE,
+  GENERATE_NOTE_QUEUE_OPTIONS,
+} from "#app/services/notes/jobs/queues.ts";
 import { startNoteWorkers } from "#app/services/notes/jobs/workers.server.ts";
 import type { EmbeddingsClient } from "#app/services/rag/embeddings/client.server.ts";
-import { RAG_EMBED_QUEUE, startEmbedWorkers } from "#app/services/rag/embeddings/jobs.server.ts";
-import { REFRESH_VOCABULARY_QUEUE, startVocabularyWorker } from "#app/services/speech/org-vocab/jobs.server.ts";
+import { RAG_EMBED_QUEUE, RAG_EMBED_QUEUE_OPTIONS, startEmbedWorkers } from "#app/services/rag/embeddings/jobs.server.ts";
+import {
+  REFRESH_VOCABULARY_QUEUE,
+  REFRESH_VOCABULARY_QUEUE_OPTIONS,
+  startVocabularyWorker,
+} from "#app/services/speech/org-vocab/jobs.server.ts";
 import type { BlobStore } from "#app/services/storage/blob-store.ts";
 import { blobStore } from "#app/services/storage/storage.server.ts";
 import { purgeExpiredAudio } from "#app/services/visits/purge-audio.server.ts";
@@ -38,6 +47,14 @@ export interface JobsRuntime {
 }
 
 export interface StartJobsOptions {
+  /**
+   * False for a web-only process (MURMUR_ROLE=web, ADR 0038): the queues exist so requests can
+   * enqueue, but this process claims no job, runs no sweep or purge and leaves pg-boss's
+   * supervision (expiry, dead workers' jobs) to the worker processes. Default true.
+   */
+  workers?: boolean;
+  /** How often pg-boss fails the jobs of dead processes (lapsed heartbeat) back to their queue (JOBS_SUPERVISE_SECONDS). */
+  superviseIntervalSeconds?: number;
   /** The speech engine. Without it this process queues jobs but runs none (another may). */
   transcribe?: TranscribePort;
   /** The note engine (issue 6). Without it this process queues note jobs but runs none. */
@@ -111,10 +128,16 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
   const existing = handles.get(runtime.db);
   if (existing) return existing;
   const { db, logger } = runtime;
+  const runsJobs = options.workers ?? true;
   const boss = new PgBoss({
     db: bossDatabase(db),
     backend: db.kind === "pglite" ? "pglite" : "postgres",
     schedule: false,
+    supervise: runsJobs,
+    // The heartbeat check runs in the monitor pass, so both intervals decide how soon a job a
+    // killed worker held is retried elsewhere.
+    superviseIntervalSeconds: options.superviseIntervalSeconds ?? 60,
+    monitorIntervalSeconds: options.superviseIntervalSeconds ?? 60,
   });
   boss.on("error", (err) => logger.error({ err }, "job queue error"));
   // Replicas starting together would race pg-boss's own install (a duplicate "pgboss" schema):
@@ -135,6 +158,7 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
   await ensureQueue(boss, TRANSCRIBE_VISIT_DEAD_QUEUE, TRANSCRIBE_VISIT_DEAD_QUEUE_OPTIONS);
   await ensureQueue(boss, TRANSCRIBE_VISIT_QUEUE, TRANSCRIBE_VISIT_QUEUE_OPTIONS);
   await ensureQueue(boss, TRANSCRIBE_LIVE_QUEUE, TRANSCRIBE_LIVE_QUEUE_OPTIONS);
+  if (!runsJobs) return startEnqueueOnly(boss, db, logger);
   registerBoss(db, boss);
   // Before any worker starts: what a killed process left `active` runs again now (PGlite only).
   await requeueOrphanedJobs(boss, db, WORKED_QUEUES, logger);
@@ -263,6 +287,40 @@ export async function startJobs(runtime: JobsRuntime, options: StartJobsOptions 
       if (!stopped) {
         handles.delete(db);
         stopped = stop(options).finally(() => stopping.delete(db));
+        stopping.set(db, stopped);
+      }
+      return stopped;
+    },
+  };
+  handles.set(db, handle);
+  return handle;
+}
+
+/**
+ * A web-only process: every queue exists (pg-boss refuses a send to an unknown queue, and a worker
+ * may not have started yet) and jobs are sent from here, but none is claimed. Its stop only
+ * closes pg-boss: nothing runs here to hand back.
+ */
+async function startEnqueueOnly(boss: PgBoss, db: Database, logger: Logger): Promise<JobsHandle> {
+  await ensureQueue(boss, GENERATE_NOTE_DEAD_QUEUE, GENERATE_NOTE_DEAD_QUEUE_OPTIONS);
+  await ensureQueue(boss, GENERATE_NOTE_QUEUE, GENERATE_NOTE_QUEUE_OPTIONS);
+  await ensureQueue(boss, REFRESH_VOCABULARY_QUEUE, REFRESH_VOCABULARY_QUEUE_OPTIONS);
+  await ensureQueue(boss, RAG_EMBED_QUEUE, RAG_EMBED_QUEUE_OPTIONS);
+  registerBoss(db, boss);
+  logger.info("web role: jobs are queued here and run by worker processes");
+  let stopped: Promise<void> | null = null;
+  const handle: JobsHandle = {
+    boss,
+    sweep: async () => 0,
+    purge: async () => 0,
+    stop() {
+      if (!stopped) {
+        handles.delete(db);
+        unregisterBoss(db);
+        stopped = boss
+          .stop({ graceful: false, close: false })
+          .catch((err: unknown) => logger.error({ err }, "job queue did not stop cleanly"))
+          .finally(() => stopping.delete(db));
         stopping.set(db, stopped);
       }
       return stopped;

@@ -1,5 +1,7 @@
 import { withActor } from "#app/db/actor.server.ts";
 import type { NoteStatus } from "#app/db/schema.ts";
+import type { StreamChanges } from "#app/services/events/polling-event-stream.server.ts";
+import { rowChanges } from "#app/services/events/progress-notifications.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { checkNoteId, requireNoteRole } from "./access.server.ts";
 import { loadNote } from "./note-rows.server.ts";
@@ -35,7 +37,7 @@ function stateOf(row: {
  */
 export async function openNoteProgress(
   args: OrgServiceArgs & { orgId: string; noteId: string },
-): Promise<{ initial: NoteProgressState; read: () => Promise<NoteProgressState | null> }> {
+): Promise<{ initial: NoteProgressState; read: () => Promise<NoteProgressState | null>; changes: StreamChanges }> {
   checkOrgId(args.orgId);
   checkNoteId(args.noteId);
   const initial = await asActor(args, args.orgId, async (trx) => {
@@ -53,5 +55,6 @@ export async function openNoteProgress(
     );
     return row ? stateOf(row) : null;
   };
-  return { initial, read };
+  // Woken by the row's change notifications (ADR 0038), whichever process changed it.
+  return { initial, read, changes: rowChanges(args.db, "notes", args.noteId) };
 }

@@ -1,5 +1,7 @@
 import { withActor } from "#app/db/actor.server.ts";
 import type { VisitStatus } from "#app/db/schema.ts";
+import type { StreamChanges } from "#app/services/events/polling-event-stream.server.ts";
+import { rowChanges } from "#app/services/events/progress-notifications.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { checkVisitId, requireClinicalRole } from "./access.server.ts";
 import { loadVisit } from "./visit-rows.server.ts";
@@ -39,7 +41,7 @@ function stateOf(row: ProgressRow): VisitProgressState {
  */
 export async function openVisitProgress(
   args: OrgServiceArgs & { orgId: string; visitId: string },
-): Promise<{ initial: VisitProgressState; read: () => Promise<VisitProgressState | null> }> {
+): Promise<{ initial: VisitProgressState; read: () => Promise<VisitProgressState | null>; changes: StreamChanges }> {
   checkOrgId(args.orgId);
   checkVisitId(args.visitId);
   const initial = await asActor(args, args.orgId, async (trx) => {
@@ -57,5 +59,6 @@ export async function openVisitProgress(
     );
     return row ? stateOf(row) : null;
   };
-  return { initial, read };
+  // Woken by the row's change notifications (ADR 0038), whichever process changed it.
+  return { initial, read, changes: rowChanges(args.db, "visits", args.visitId) };
 }
