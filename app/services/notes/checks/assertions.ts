@@ -17,6 +17,8 @@ import {
   NEGATION,
   NO_ALLERGY,
   perDay,
+  QUALIFIED,
+  QUESTION_LIKE,
   SIDES,
 } from "./cues.ts";
 
@@ -76,13 +78,29 @@ function scopeBefore(folded: string, at: number, language: NoteLanguage): string
   return before.slice(from);
 }
 
+/**
+ * Whether a negation in `scope` reaches its end: the words after the last negation cue, once the
+ * other findings listed there are taken out ("denies chest pain, shortness of breath, or"), are a
+ * few at most — "we do not have any blockages in his arteries responsible for the chest pain" does
+ * not deny the chest pain. Tuned on ACI-Bench train.
+ */
+function negates(scope: string, language: NoteLanguage): boolean {
+  const cue = new RegExp(NEGATION[language].source, "g");
+  let end = -1;
+  for (const m of scope.matchAll(cue)) end = (m.index ?? 0) + m[0].length;
+  if (end < 0) return false;
+  let gap = scope.slice(end);
+  for (const [, re] of patternsFor(language)) gap = gap.replace(re, " ");
+  return gap.split(/[^\p{L}\d']+/u).filter(Boolean).length <= MAX_NEGATION_GAP;
+}
+const MAX_NEGATION_GAP = 4;
+
 export function findingsIn(folded: string, language: NoteLanguage): FindingAssertion[] {
-  if (HYPOTHETICAL[language].test(folded)) return [];
+  if (HYPOTHETICAL[language].test(folded) || QUALIFIED[language].test(folded) || QUESTION_LIKE[language].test(folded)) return [];
   const out: FindingAssertion[] = [];
   for (const [finding, re] of patternsFor(language)) {
     for (const m of folded.matchAll(re)) {
-      const scope = scopeBefore(folded, m.index ?? 0, language);
-      const negated = NEGATION[language].test(scope);
+      const negated = negates(scopeBefore(folded, m.index ?? 0, language), language);
       // The whole sentence's denial verb ("Denies fever or cough") covers every finding it lists.
       out.push({ finding, present: !negated, denied: negated && DENIAL[language].test(folded.slice(0, m.index ?? 0)) });
       break;
@@ -91,18 +109,24 @@ export function findingsIn(folded: string, language: NoteLanguage): FindingAsser
   return out;
 }
 
-/** A side claimed for a body part with a finding ("right knee pain"), not a plain mention ("left knee normal"). */
+/**
+ * A side claimed for a body part with a finding next to it ("right knee pain", "genou gauche
+ * douloureux"), not a plain mention ("left knee normal") nor a long sentence naming both sides.
+ */
 export function sidesIn(folded: string, language: NoteLanguage): SideAssertion[] {
   if (HYPOTHETICAL[language].test(folded) || !FINDING_WORD[language].test(folded) || NEGATION[language].test(folded)) return [];
   const [left, right, both] = SIDES[language];
-  if (both.test(folded)) return [];
-  const isLeft = left.test(folded);
-  const isRight = right.test(folded);
-  if (isLeft === isRight) return [];
-  const side: Side = isLeft ? "left" : "right";
-  return partsFor(language)
-    .filter(([, re]) => re.test(folded))
-    .map(([part]) => ({ part, side }));
+  if (both.test(folded) || (left.test(folded) && right.test(folded))) return [];
+  const out: SideAssertion[] = [];
+  for (const [part, re] of partsFor(language)) {
+    const at = folded.search(re);
+    if (at < 0) continue;
+    // The side within three words of the part, and a finding word within forty characters of it.
+    const near = folded.slice(Math.max(0, at - 30), at + 30);
+    const side: Side | null = left.test(near) ? "left" : right.test(near) ? "right" : null;
+    if (side && FINDING_WORD[language].test(folded.slice(Math.max(0, at - 40), at + 40))) out.push({ part, side });
+  }
+  return out;
 }
 
 export function allergyIn(folded: string, language: NoteLanguage, inAllergySection: boolean): Assertions["allergy"] {

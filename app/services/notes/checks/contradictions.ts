@@ -3,7 +3,7 @@
 // vs right for the same body part, two doses or frequencies for one drug. Deterministic and
 // embedded, so every engine's output (extractive or OpenAI-compatible) goes through the same rules.
 import { fold, lexiconFor } from "../engines/extractive/lexicon.ts";
-import { transcriptSentences } from "../engines/extractive/sentences.ts";
+import { numbersToDigits } from "../engines/extractive/text.ts";
 import type { NoteLanguage, NoteSectionDraft, SectionKind, TranscriptPiece } from "../model.ts";
 import { type Assertions, assertionsOf } from "./assertions.ts";
 
@@ -22,8 +22,23 @@ export interface Contradiction {
 interface Stated {
   section: string;
   sentence: string;
+  domain: Domain;
   a: Assertions;
 }
+
+/**
+ * What a section reports: the patient's account, the examination, results (labs, imaging). A
+ * patient who denies swelling and an exam that finds edema do not contradict each other; the
+ * assessment speaks for all three.
+ */
+type Domain = "subjective" | "exam" | "results" | "any";
+function domainOf(kind: SectionKind): Domain {
+  if (["chief_complaint", "hpi", "history", "ros", "medications", "allergies"].includes(kind)) return "subjective";
+  if (["exam", "vitals", "dental_exam", "periodontal"].includes(kind)) return "exam";
+  if (kind === "results") return "results";
+  return "any";
+}
+const comparable = (a: Domain, b: Domain) => a === "any" || b === "any" || a === b;
 
 /** Sections that say what should happen, not what is: a plan's "return if fever" asserts nothing. */
 const SKIPPED_KINDS: readonly SectionKind[] = ["plan", "patient_instructions", "referral"];
@@ -40,7 +55,12 @@ export function noteStatements(
     for (const s of section.sentences) {
       // A template's fixed text and a chart's figures are not statements about this visit's findings.
       if (s.source === "template" || s.source === "chart") continue;
-      out.push({ section: section.key, sentence: s.text, a: assertionsOf(s.text, language, kind === "allergies") });
+      out.push({
+        section: section.key,
+        sentence: s.text,
+        domain: domainOf(kind),
+        a: assertionsOf(s.text, language, kind === "allergies"),
+      });
     }
   }
   return out;
@@ -66,7 +86,7 @@ export function findContradictions(
     const b = note[j] as Stated;
     for (let i = 0; i < j; i++) {
       const a = note[i] as Stated;
-      for (const code of conflicts(a.a, b.a))
+      for (const code of conflicts(a.a, b.a, comparable(a.domain, b.domain)))
         add({ code, section: b.section, sentence: b.sentence, other: a.sentence, against: "note" });
     }
   }
@@ -74,12 +94,13 @@ export function findContradictions(
   return out;
 }
 
-function conflicts(a: Assertions, b: Assertions): ContradictionCode[] {
+/** `findings`: whether the two sentences may disagree on a finding (comparable domains). */
+function conflicts(a: Assertions, b: Assertions, findings = true): ContradictionCode[] {
   const out: ContradictionCode[] = [];
   const allergyNone = (x: Assertions) => x.allergy === "none";
   const allergyNamed = (x: Assertions) => Array.isArray(x.allergy) && x.allergy.length > 0;
   if ((allergyNone(a) && allergyNamed(b)) || (allergyNamed(a) && allergyNone(b))) out.push("allergy");
-  for (const fa of a.findings) {
+  for (const fa of findings ? a.findings : []) {
     const fb = b.findings.find((f) => f.finding === fa.finding && f.present !== fa.present);
     if (!fb) continue;
     out.push(fa.denied || fb.denied ? "denies_reports" : "negated_finding");
@@ -109,9 +130,11 @@ function againstTranscript(
 ): Contradiction[] {
   if (!transcript.length) return [];
   const lexicon = lexiconFor(language);
-  const said = transcriptSentences([...transcript], language, lexicon).filter((s) => !s.question && s.role !== "doctor");
   const firstPerson = FIRST_PERSON[language];
-  const heard = said.map((s) => ({ quote: s.quote, a: assertionsOf(s.clean, language), mine: firstPerson.test(fold(s.clean)) }));
+  const heard = patientSentences(transcript).map((quote) => {
+    const clean = numbersToDigits(quote, lexicon);
+    return { quote, a: assertionsOf(clean, language), mine: firstPerson.test(fold(clean)) };
+  });
   const allergens = heard.filter((h) => h.mine && Array.isArray(h.a.allergy));
   const out: Contradiction[] = [];
   for (const n of note) {
@@ -139,6 +162,26 @@ function againstTranscript(
       const other = heard.find((h) => h.a.doses.some((x) => x.drug === d.drug && x.dose && x.dose !== d.dose));
       if (doses.size === 1 && !doses.has(d.dose) && other)
         out.push({ code: "dose", section: n.section, sentence: n.sentence, other: other.quote, against: "transcript" });
+    }
+  }
+  return out;
+}
+
+const CLINICIAN =
+  /^(?:doctor|dr|clinician|physician|provider|nurse|dentist|hygienist|medecin|docteur|medico|doctora|infirmiere|enfermera)\b/i;
+
+/**
+ * What may be the patient's own words: sentences of turns not marked as the clinician's, questions
+ * left out. A plain split on end punctuation (not the engine's full re-punctuation): the time
+ * budget is 50 ms a note, and a statement said without punctuation is still one sentence here.
+ */
+function patientSentences(transcript: readonly TranscriptPiece[]): string[] {
+  const out: string[] = [];
+  for (const piece of transcript) {
+    if (piece.speaker && CLINICIAN.test(fold(piece.speaker))) continue;
+    for (const part of piece.text.split(/(?<=[.!?])\s+/)) {
+      const text = part.trim();
+      if (text && !/[?¿]/.test(text)) out.push(text);
     }
   }
   return out;

@@ -33,7 +33,16 @@ export const FINDINGS: Record<string, Record<NoteLanguage, string[]>> = {
   palpitations: { en: ["palpitations"], fr: ["palpitations"], es: ["palpitaciones"] },
   wheezing: { en: ["wheez(?:e|es|ing)"], fr: ["sifflements?", "respiration sifflante"], es: ["sibilancias?"] },
   rash: { en: ["rash(?:es)?"], fr: ["eruptions? cutanees?", "eruptions?"], es: ["erupcion(?:es)?", "sarpullido"] },
-  edema: { en: ["edema", "leg swelling", "swelling (?:in|of) (?:the|his|her|your) legs"], fr: ["oedemes?"], es: ["edemas?"] },
+  // Edema of bone, brain or lung is a different finding from the swelling an exam looks for.
+  edema: {
+    en: [
+      "(?<!marrow |bone |macular |pulmonary |cerebral |mucosal )edema",
+      "leg swelling",
+      "swelling (?:in|of) (?:the|his|her|your) legs",
+    ],
+    fr: ["oedemes?"],
+    es: ["edemas?"],
+  },
   syncope: {
     en: ["syncope", "passing out", "passed out", "fainting"],
     fr: ["syncopes?", "evanouissements?"],
@@ -59,7 +68,7 @@ export const DENIAL: Record<NoteLanguage, RegExp> = {
   es: /\b(?:niega|niegan|nego|negando)\b/,
 };
 export const NEGATION: Record<NoteLanguage, RegExp> = {
-  en: /\b(?:denie[sd]|deny|denying|no|not|without|negative for|never|none|nor|free of|absence of|doesn'?t have|does not have|don'?t have|has not had|hasn'?t had|no longer)\b/,
+  en: /\b(?:denie[sd]|deny|denying|no|not|without|negative for|never|none|nor|free of|absence of|doesn'?t have|does not have|don'?t have|has not had|hasn'?t had|no longer)\b|\bn'?t\b/,
   fr: /\b(?:nie|nient|niant|pas|sans|aucune?|absence d[e']|ni|jamais|negatif pour|plus d[e'])\b|\bn'/,
   es: /\b(?:niega|niegan|no|sin|ningun[oa]?|nunca|ni|negativo para|ausencia de)\b/,
 };
@@ -69,6 +78,22 @@ export const CLAUSE_BREAK: Record<NoteLanguage, RegExp> = {
   fr: /\b(?:mais|cependant|pourtant|sauf|signale|rapporte|decrit|se plaint d[e']|presente|avec|a)\b|[;:]/g,
   es: /\b(?:pero|sin embargo|aunque|excepto|refiere|reporta|presenta|se queja de|con|tiene)\b|[;:]/g,
 };
+/**
+ * A finding qualified by a circumstance ("chest pain on exertion", "denies chest pain while doing
+ * physical therapy") is a different claim from the bare finding: such sentences are not compared.
+ */
+export const QUALIFIED: Record<NoteLanguage, RegExp> = {
+  en: /\b(?:while|during|on exertion|with exertion|at rest|with activity|exertional)\b/,
+  fr: /\b(?:pendant|lors d[eu']|a l'effort|au repos|durant)\b/,
+  es: /\b(?:durante|mientras|al esfuerzo|con el esfuerzo|en reposo)\b/,
+};
+/** The clinician's question copied into a note ("Tell me have he had any chest pain"): not a statement. */
+export const QUESTION_LIKE: Record<NoteLanguage, RegExp> = {
+  en: /^(?:tell me|have (?:he|she|you|they)|has (?:he|she)|did (?:he|she|you)|do you|does (?:he|she)|are you|any)\b|\b(?:you|your)\b/,
+  fr: /^(?:dites|est-ce que|avez-vous|as-tu)\b|\b(?:vous|votre|vos)\b/,
+  es: /^(?:digame|dime|ha tenido|tiene usted)\b|\b(?:usted|su)\b/,
+};
+
 /** Sentences about what may happen, what to watch for or the past: neither present nor absent now. */
 export const HYPOTHETICAL: Record<NoteLanguage, RegExp> = {
   en: /\b(?:if|should|return|call|watch for|monitor|warning signs?|precautions|unless|risk|rule out|r\/o|concern for|possible|possibly|may|might|history of|family history|previous(?:ly)?|prior|last (?:year|month|week)|in the past|years? ago|months? ago|resolved|improved|improving|better|worse if|in case|counsel(?:ed|ing)|educat\w+|advised?|instructed|ask(?:ed)?|whether)\b|\?/,
@@ -123,9 +148,9 @@ export const ALLERGY_TO: Record<NoteLanguage, RegExp> = {
 
 /** Words that describe a change of dose ("increase lisinopril to 20 mg"): two doses are then expected. */
 export const DOSE_CHANGE: Record<NoteLanguage, RegExp> = {
-  en: /\b(?:increas\w*|decreas\w*|reduc\w*|titrat\w*|switch\w*|chang\w*|adjust\w*|from|instead|previously|was on|used to|stop\w*|discontinu\w*|taper\w*|double|halve|went up|go up|bump)\b/,
-  fr: /\b(?:augment\w*|diminu\w*|redui\w*|passer|passe|remplac\w*|change\w*|ajust\w*|de \d+|au lieu|arret\w*|avant|auparavant)\b/,
-  es: /\b(?:aument\w*|disminu\w*|reduc\w*|cambi\w*|ajust\w*|de \d+|en vez|en lugar|suspend\w*|dej\w*|antes)\b/,
+  en: /\b(?:prescri\w*|increas\w*|decreas\w*|reduc\w*|titrat\w*|switch\w*|chang\w*|adjust\w*|from|instead|previously|was on|used to|stop\w*|discontinu\w*|taper\w*|double|halve|went up|go up|bump)\b/,
+  fr: /\b(?:prescri\w*|augment\w*|diminu\w*|redui\w*|passer|passe|remplac\w*|change\w*|ajust\w*|de \d+|au lieu|arret\w*|avant|auparavant)\b/,
+  es: /\b(?:prescri\w*|receta\w*|aument\w*|disminu\w*|reduc\w*|cambi\w*|ajust\w*|de \d+|en vez|en lugar|suspend\w*|dej\w*|antes)\b/,
 };
 
 /** Frequencies normalised to doses per day, so "daily" and "once a day" agree. */
