@@ -18,6 +18,7 @@ export default [
   route("api/orgs/personal", "routes/resources/api-orgs-personal.ts"),
   route("api/orgs/:id", "routes/resources/api-org.ts"),
   route("api/orgs/:id/members", "routes/resources/api-org-members.ts"),
+  route("api/orgs/:id/note-checks", "routes/resources/api-org-note-checks.ts"),
   route("api/orgs/:id/audit-log/export", "routes/resources/api-org-audit-export.ts"),
   route("api/orgs/:id/members/:userId", "routes/resources/api-org-member.ts"),
   route("api/orgs/:id/invitations", "routes/resources/api-org-invitations.ts"),

@@ -4,6 +4,7 @@ import { withActor } from "#app/db/actor.server.ts";
 import * as noteRoute from "#app/routes/resources/api-note.ts";
 import * as checkRoute from "#app/routes/resources/api-note-check.ts";
 import * as signRoute from "#app/routes/resources/api-note-sign.ts";
+import * as settingsRoute from "#app/routes/resources/api-org-note-checks.ts";
 import * as visitRoute from "#app/routes/resources/api-visit.ts";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
@@ -146,16 +147,25 @@ describeEachDatabase("note checks and the sign gate", (target) => {
 
   it("an owner may make low-confidence words and omissions advisory; contradictions still gate", async () => {
     const { noteId } = await contradicting();
-    await sql`update public.organizations set settings = settings || '{"advisory_checks":["low_confidence","omission","contradiction"]}'::jsonb
-      where id = ${h.a.orgId}`.execute(h.db.kysely);
+    const settings = (json: unknown, as: Who) =>
+      call(h, settingsRoute, {
+        method: json === undefined ? "GET" : "PUT",
+        path: `/api/orgs/${h.a.orgId}/note-checks`,
+        params: { id: h.a.orgId },
+        ...(json === undefined ? {} : { json }),
+        as,
+      });
+    expect((await settings({ advisory: ["low_confidence"] }, "clinician")).status).toBe(403);
+    expect((await settings({ advisory: ["contradiction"] }, "owner")).status).toBe(400);
+    const set = await settings({ advisory: ["low_confidence", "omission"] }, "owner");
+    expect(set).toMatchObject({ status: 200, body: { advisory: ["low_confidence", "omission"] } });
+    expect((await settings(undefined, "clinician")).body).toEqual({ advisory: ["low_confidence", "omission"] });
     try {
       const checks = (await get(noteId)).body.checks as Check[];
       for (const c of checks) expect(c.gating).toBe(!["low_confidence", "omission"].includes(c.kind));
       expect((await sign(noteId)).body.code).toBe("unresolved_checks");
     } finally {
-      await sql`update public.organizations set settings = settings - 'advisory_checks' where id = ${h.a.orgId}`.execute(
-        h.db.kysely,
-      );
+      expect((await settings({ advisory: [] }, "owner")).status).toBe(200);
     }
   });
 
