@@ -97,7 +97,9 @@ test("a draft with a contradiction cannot be signed until each check is acknowle
   await sign.click();
   await expect(page.getByTestId("note-editor")).toHaveAttribute("data-status", "signed");
   await expect(page.getByTestId("note-checks-acknowledged")).toBeVisible();
+  await expect(page.getByTestId("note-checks-acknowledged")).toContainText("Acknowledged by");
   await expectNoAxeViolations(page);
+  await page.screenshot({ path: "test-results/checks-en-signed-1280.png", fullPage: true });
 });
 
 test("without JavaScript: the open checks are listed with a form each, and the note signs once they are acknowledged", async ({
