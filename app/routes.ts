@@ -18,6 +18,7 @@ export default [
   route("api/orgs/personal", "routes/resources/api-orgs-personal.ts"),
   route("api/orgs/:id", "routes/resources/api-org.ts"),
   route("api/orgs/:id/members", "routes/resources/api-org-members.ts"),
+  route("api/orgs/:id/note-checks", "routes/resources/api-org-note-checks.ts"),
   route("api/orgs/:id/audit-log/export", "routes/resources/api-org-audit-export.ts"),
   route("api/orgs/:id/members/:userId", "routes/resources/api-org-member.ts"),
   route("api/orgs/:id/invitations", "routes/resources/api-org-invitations.ts"),
@@ -46,6 +47,8 @@ export default [
   route("api/notes/:id/sign", "routes/resources/api-note-sign.ts"),
   route("api/notes/:id/amendments", "routes/resources/api-note-amendments.ts"),
   route("api/notes/:id/pdf", "routes/resources/api-note-pdf.ts"),
+  // Issue 27: acknowledge one of a note's checks (the sign gate needs each one resolved or acknowledged).
+  route("api/notes/:id/checks/:checkId", "routes/resources/api-note-check.ts"),
   // Clinical coding (issue 13; docs/api.md "Coding").
   route("api/codes/search", "routes/resources/api-codes-search.ts"),
   route("api/coding/suggest", "routes/resources/api-coding-suggest.ts"),

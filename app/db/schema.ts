@@ -19,6 +19,7 @@ export interface DB {
   note_templates: NoteTemplatesTable;
   notes: NotesTable;
   note_versions: NoteVersionsTable;
+  note_checks: NoteChecksTable;
   record_chunks: RecordChunksTable;
   record_embeddings: RecordEmbeddingsTable;
   rag_embedding_runs: RagEmbeddingRunsTable;
@@ -305,7 +306,33 @@ export interface NoteVersionsTable {
   author_id: InsertOnly<string | null>;
   amendment_reason: InsertOnly<string | null>;
   edit_distance: ColumnType<Record<string, number> | null, string | null | undefined, never>;
+  /** 0050: on signed and amendment versions, the note's checks (NoteCheck[]) as they stood then. */
+  checks: ColumnType<unknown[] | null, string | null | undefined, never>;
   created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+// ---- 0050_note_checks.sql (issue 27 "Safe to sign") ----
+
+export const NOTE_CHECK_KINDS = ["low_confidence", "contradiction", "unsupported", "omission"] as const;
+export type NoteCheckKind = (typeof NOTE_CHECK_KINDS)[number];
+export type NoteCheckStatus = "open" | "resolved" | "acknowledged";
+
+export interface NoteChecksTable {
+  id: Generated<string>;
+  org_id: InsertOnly<string>;
+  note_id: InsertOnly<string>;
+  key: InsertOnly<string>;
+  kind: InsertOnly<NoteCheckKind>;
+  code: Defaulted<string>;
+  section: ColumnType<string | null, string | null | undefined, string | null>;
+  sentence: ColumnType<string | null, string | null | undefined, string | null>;
+  text: string;
+  status: Defaulted<NoteCheckStatus>;
+  reason: ColumnType<string | null, string | null | undefined, string | null>;
+  resolved_by: ColumnType<string | null, string | null | undefined, string | null>;
+  resolved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, never>;
 }
 
 /** 0010: windows decoded while recording (jobs only; members may read). */

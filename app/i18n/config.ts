@@ -24,6 +24,7 @@ export const NAMESPACES = [
   "coding",
   "asr",
   "dashboard",
+  "checks",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -3,6 +3,7 @@ import enApp from "../../locales/en/app.json" with { type: "json" };
 import enAsr from "../../locales/en/asr.json" with { type: "json" };
 import enAuth from "../../locales/en/auth.json" with { type: "json" };
 import enBilling from "../../locales/en/billing.json" with { type: "json" };
+import enChecks from "../../locales/en/checks.json" with { type: "json" };
 import enCoding from "../../locales/en/coding.json" with { type: "json" };
 import enCommon from "../../locales/en/common.json" with { type: "json" };
 import enDashboard from "../../locales/en/dashboard.json" with { type: "json" };
@@ -23,6 +24,7 @@ import esApp from "../../locales/es/app.json" with { type: "json" };
 import esAsr from "../../locales/es/asr.json" with { type: "json" };
 import esAuth from "../../locales/es/auth.json" with { type: "json" };
 import esBilling from "../../locales/es/billing.json" with { type: "json" };
+import esChecks from "../../locales/es/checks.json" with { type: "json" };
 import esCoding from "../../locales/es/coding.json" with { type: "json" };
 import esCommon from "../../locales/es/common.json" with { type: "json" };
 import esDashboard from "../../locales/es/dashboard.json" with { type: "json" };
@@ -43,6 +45,7 @@ import frApp from "../../locales/fr/app.json" with { type: "json" };
 import frAsr from "../../locales/fr/asr.json" with { type: "json" };
 import frAuth from "../../locales/fr/auth.json" with { type: "json" };
 import frBilling from "../../locales/fr/billing.json" with { type: "json" };
+import frChecks from "../../locales/fr/checks.json" with { type: "json" };
 import frCoding from "../../locales/fr/coding.json" with { type: "json" };
 import frCommon from "../../locales/fr/common.json" with { type: "json" };
 import frDashboard from "../../locales/fr/dashboard.json" with { type: "json" };
@@ -83,6 +86,7 @@ export const resources = {
     coding: enCoding,
     asr: enAsr,
     dashboard: enDashboard,
+    checks: enChecks,
   },
   fr: {
     common: frCommon,
@@ -105,6 +109,7 @@ export const resources = {
     coding: frCoding,
     asr: frAsr,
     dashboard: frDashboard,
+    checks: frChecks,
   },
   es: {
     common: esCommon,
@@ -127,5 +132,6 @@ export const resources = {
     coding: esCoding,
     asr: esAsr,
     dashboard: esDashboard,
+    checks: esChecks,
   },
 } satisfies Resource;

@@ -8,6 +8,7 @@ import * as amendRoute from "#app/routes/resources/api-note-amendments.ts";
 import * as noteCodingRoute from "#app/routes/resources/api-note-coding.ts";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { signNote } from "#app/services/notes/sign.server.ts";
+import { acknowledgeAllChecks } from "#tests/notes/checks-harness.ts";
 import { generatedNote, transcribedVisit } from "#tests/notes/notes-harness.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, type VisitHarness, type Who } from "#tests/visits/harness.ts";
@@ -52,6 +53,7 @@ describeEachDatabase("coding cases", (target) => {
 
   it("a draft note cannot be coded; the signed note opens one case per visit with validated suggestions", async () => {
     expect((await open(noteId)).body.code).toBe("note_not_signed");
+    await acknowledgeAllChecks(h, noteId);
     await signNote({ db: h.db, actor: { userId: h.a.users.clinician.id }, orgId: h.a.orgId, noteId });
     const res = await open(noteId);
     expect(res.status).toBe(200);

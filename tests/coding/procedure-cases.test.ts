@@ -5,6 +5,7 @@ import { importCodeSystem } from "#app/services/coding/import/import.server.ts";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { signNote } from "#app/services/notes/sign.server.ts";
 import { getOrg, updateOrg } from "#app/services/orgs/orgs.server.ts";
+import { acknowledgeAllChecks } from "#tests/notes/checks-harness.ts";
 import { generatedNote, transcribedVisit } from "#tests/notes/notes-harness.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, type VisitHarness } from "#tests/visits/harness.ts";
@@ -70,6 +71,7 @@ describeEachDatabase("procedure suggestions from imported CDT", (target) => {
   const caseLines = async () => {
     const visitId = await transcribedVisit(h, { text: TEXT });
     const { noteId } = await generatedNote(h, createExtractiveEngine(), { visitId });
+    await acknowledgeAllChecks(h, noteId);
     await signNote({ db: h.db, actor: { userId: h.a.users.clinician.id }, orgId: h.a.orgId, noteId });
     const res = await call(h, noteCodingRoute, { method: "POST", path: `/api/notes/${noteId}/coding`, params: { id: noteId } });
     expect(res.status).toBe(200);

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signUpAndConfirm, uniqueEmail } from "./auth-helpers.ts";
+import { acknowledgeAllChecks } from "./checks-helpers.ts";
 import { t, waitForHydration } from "./helpers.ts";
 
 // Issue 13 "Proof": a signed note's coding page in French at 360 px — the suggestions beside the
@@ -35,6 +36,7 @@ test("code a signed note in French at 360 px: accept, reject, add, export CSV an
       timeout: 30_000,
     })
     .toBe("draft");
+  await acknowledgeAllChecks(page, noteId);
   expect((await page.request.post(`/api/notes/${noteId}/sign`)).status()).toBe(200);
 
   await page.goto(`/fr/coding?id=${noteId}`);

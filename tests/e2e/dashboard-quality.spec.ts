@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { signUpAndConfirm, uniqueEmail } from "./auth-helpers.ts";
+import { acknowledgeAllChecks } from "./checks-helpers.ts";
 import { collectPageErrors, t, waitForHydration } from "./helpers.ts";
 
 // Issue 16 "Proof": the Quality tab and the coding figures of the dashboard. A note is generated,
@@ -50,6 +51,7 @@ async function signedAndCodedNote(page: Page): Promise<void> {
     data: { sections: [{ key: first.key, text: `${first.text} Rewritten by the clinician after the visit.` }] },
   });
   expect(edited.status(), await edited.text()).toBe(200);
+  await acknowledgeAllChecks(page, noteId);
   expect((await page.request.post(`/api/notes/${noteId}/sign`)).status()).toBe(200);
 
   const opened = await page.request.post(`/api/notes/${noteId}/coding`);

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { signUpAndConfirm, uniqueEmail } from "./auth-helpers.ts";
+import { acknowledgeInEditor } from "./checks-helpers.ts";
 import { t, waitForHydration } from "./helpers.ts";
 
 // Issue 6 "Proof": import a transcript → generate a SOAP note → follow the evidence → edit → sign
@@ -107,6 +108,9 @@ async function editSignAmend(page: Page, lang: "en" | "fr", added: string, amend
   const typed = page.getByTestId("note-section-plan").locator('[data-testid="note-sentence"][data-source="clinician"]');
   await expect(typed).toHaveText(added);
 
+  // Issue 27: the draft's checks (omissions, unsupported sentences…) are looked at before signing.
+  await acknowledgeInEditor(page);
+  await expect(page.getByTestId("note-sign")).toBeEnabled();
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByTestId("note-sign").click();
   await expect(page.getByTestId("note-editor")).toHaveAttribute("data-status", "signed");

@@ -12,6 +12,7 @@ import { createExtractiveEngine } from "#app/services/notes/engines/extractive/i
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, type VisitHarness, type Who } from "#tests/visits/harness.ts";
 import { getRaw } from "#tests/visits/pipeline-helpers.ts";
+import { acknowledgeAllChecks } from "./checks-harness.ts";
 import { DIALOGUE_FR, generatedNote, requestNote, transcribedVisit } from "./notes-harness.ts";
 import { pdfPages } from "./pdf-text.ts";
 
@@ -35,8 +36,11 @@ describeEachDatabase("notes API", (target) => {
     call(h, noteRoute, { method: "GET", path: `/api/notes/${noteId}`, params: { id: noteId }, as });
   const put = (noteId: string, sections: unknown, as: Who = "clinician") =>
     call(h, noteRoute, { method: "PUT", path: `/api/notes/${noteId}`, params: { id: noteId }, json: { sections }, as });
-  const sign = (noteId: string, as: Who = "clinician") =>
-    call(h, signRoute, { method: "POST", path: `/api/notes/${noteId}/sign`, params: { id: noteId }, as });
+  // Issue 27's gate is tested in note-checks.test.ts: here a signer has looked at every check first.
+  const sign = async (noteId: string, as: Who = "clinician") => {
+    if (as === "clinician" || as === "owner") await acknowledgeAllChecks(h, noteId);
+    return call(h, signRoute, { method: "POST", path: `/api/notes/${noteId}/sign`, params: { id: noteId }, as });
+  };
   const amend = (noteId: string, body: unknown, as: Who = "clinician") =>
     call(h, amendRoute, { method: "POST", path: `/api/notes/${noteId}/amendments`, params: { id: noteId }, json: body, as });
 
@@ -195,7 +199,7 @@ describeEachDatabase("notes API", (target) => {
     const audit = await sql<{
       action: string;
     }>`select action from public.audit_log where entity = 'note' and entity_id = ${noteId}
-        and action not in ('note.read', 'note.pdf') order by id`.execute(h.db.kysely); // writes; reads: tests/orgs/read-audit.test.ts
+        and action not in ('note.read', 'note.pdf', 'note.check_acknowledged') order by id`.execute(h.db.kysely); // writes; reads: tests/orgs/read-audit.test.ts
     expect(audit.rows.map((r) => r.action)).toEqual(["note.generate", "note.sign", "note.amend"]);
   });
 

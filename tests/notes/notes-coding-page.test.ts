@@ -13,6 +13,7 @@ import { type MemberOrg, orgContext } from "#app/services/org-context/current-or
 import { renderAt } from "#tests/billing/render.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { openVisitHarness, pageContextIn, seedVisit, type VisitHarness } from "#tests/visits/harness.ts";
+import { acknowledgeAllChecks } from "./checks-harness.ts";
 import { generatedNote, requestNote, transcribedVisit } from "./notes-harness.ts";
 
 // /coding on a real database: the recent notes; ?id= of a note in another of the user's
@@ -107,6 +108,7 @@ describeEachDatabase("/coding page", (target) => {
     expect(staff.value).toMatchObject({ data: { error: "forbidden_role" }, init: { status: 403 } });
     const saved = await post({ intent: "save", note_id: noteId, "section.plan": "- Rest" });
     expect((saved.thrown as Response).status).toBe(302);
+    await acknowledgeAllChecks(h, noteId);
     const signed = await post({ intent: "sign", note_id: noteId, "section.plan": "- Rest\n- Fluids" });
     expect((signed.thrown as Response).status).toBe(302);
     const { rows } = await sql<{ status: string; content: { key: string; text: string }[] }>`
@@ -149,6 +151,7 @@ describeEachDatabase("/coding page", (target) => {
     // Drafted 5 March 2024, 23:30 in New York (already the 6th in UTC)…
     await sql`update public.notes set created_at = '2024-03-06T04:30:00Z' where id = ${noteId}`.execute(h.db.kysely);
     // …and signed at 00:30 local, with the clock pinned (the signature's time is the server's clock).
+    await acknowledgeAllChecks(h, noteId);
     vi.useFakeTimers({ toFake: ["Date"], now: new Date("2024-03-06T05:30:00Z") });
     try {
       expect(((await post({ intent: "sign", note_id: noteId })).thrown as Response).status).toBe(302);

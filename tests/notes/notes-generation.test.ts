@@ -12,6 +12,7 @@ import { createLogger } from "#app/utils/logger.server.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, seedVisit, type VisitHarness } from "#tests/visits/harness.ts";
 import { getRaw, until } from "#tests/visits/pipeline-helpers.ts";
+import { acknowledgeAllChecks } from "./checks-harness.ts";
 import { generatedNote, patientOf, recordingEngine, requestNote, transcribedVisit } from "./notes-harness.ts";
 
 // Issue 6 "Generation": a pg-boss job per note, with ids only; idempotent (a retried job
@@ -198,6 +199,7 @@ describeEachDatabase("note generation jobs", (target) => {
       json: { sections: [{ key: "medications", text: "- Lisinopril 10 mg daily\n- Metformin 500 mg twice daily" }] },
       as: "clinician",
     });
+    await acknowledgeAllChecks(h, first.noteId);
     expect(
       (
         await call(h, signRoute, {

@@ -4,6 +4,7 @@ import { type Actor, withActor } from "#app/db/actor.server.ts";
 import type { OrgRole } from "#app/db/schema.ts";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { signNote } from "#app/services/notes/sign.server.ts";
+import { acknowledgeAllChecks } from "#tests/notes/checks-harness.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { openVisitHarness, type VisitHarness } from "#tests/visits/harness.ts";
 import { generatedNote } from "./notes-harness.ts";
@@ -24,6 +25,7 @@ describeEachDatabase("notes under row-level security", (target) => {
     const signed = await generatedNote(h, engine);
     signedId = signed.noteId;
     signedVisit = signed.visitId;
+    await acknowledgeAllChecks(h, signedId);
     await signNote({ db: h.db, actor: { userId: h.a.users.clinician.id }, orgId: h.a.orgId, noteId: signedId });
     draftId = (await generatedNote(h, engine)).noteId;
   });

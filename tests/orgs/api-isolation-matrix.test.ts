@@ -8,6 +8,7 @@ import * as resendRoute from "#app/routes/resources/api-org-invitation-resend.ts
 import * as invitationsRoute from "#app/routes/resources/api-org-invitations.ts";
 import * as memberRoute from "#app/routes/resources/api-org-member.ts";
 import * as membersRoute from "#app/routes/resources/api-org-members.ts";
+import * as noteChecksRoute from "#app/routes/resources/api-org-note-checks.ts";
 import * as orgsRoute from "#app/routes/resources/api-orgs.ts";
 import * as currentRoute from "#app/routes/resources/api-orgs-current.ts";
 import * as personalRoute from "#app/routes/resources/api-orgs-personal.ts";
@@ -35,7 +36,7 @@ interface World {
 interface RouteCase {
   name: string;
   module: RouteModule;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   path: (w: World) => string;
   params: (w: World) => Record<string, string>;
   body?: (w: World) => unknown;
@@ -116,6 +117,25 @@ const CASES: RouteCase[] = [
     params: (w) => ({ id: w.orgId }),
     expect: ownerOnly(200),
     audit: "audit.exported",
+  },
+  // Issue 27: which checks only advise — read by those who sign notes, set by the owner.
+  {
+    name: "GET /api/orgs/:id/note-checks",
+    module: noteChecksRoute,
+    method: "GET",
+    path: (w) => `${org(w)}/note-checks`,
+    params: (w) => ({ id: w.orgId }),
+    expect: { ...members(200), admin: 403, staff: 403 },
+  },
+  {
+    name: "PUT /api/orgs/:id/note-checks",
+    module: noteChecksRoute,
+    method: "PUT",
+    path: (w) => `${org(w)}/note-checks`,
+    params: (w) => ({ id: w.orgId }),
+    body: () => ({ advisory: ["low_confidence"] }),
+    expect: ownerOnly(200),
+    audit: "org.updated",
   },
   {
     name: "GET /api/orgs/:id/members",
@@ -358,6 +378,7 @@ describeEachDatabase("organisation API isolation matrix", (target) => {
       [orgRoute, "api-org.ts"],
       [auditExportRoute, "api-org-audit-export.ts"],
       [membersRoute, "api-org-members.ts"],
+      [noteChecksRoute, "api-org-note-checks.ts"],
       [memberRoute, "api-org-member.ts"],
       [invitationsRoute, "api-org-invitations.ts"],
       [invitationRoute, "api-org-invitation.ts"],

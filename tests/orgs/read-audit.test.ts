@@ -26,6 +26,7 @@ import { signNote } from "#app/services/notes/sign.server.ts";
 import { listAuditLog } from "#app/services/orgs/audit-log.server.ts";
 import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { userContext } from "#app/services/session/user-context.ts";
+import { acknowledgeAllChecks } from "#tests/notes/checks-harness.ts";
 import { TEST_SITE_URL } from "#tests/setup/auth.ts";
 import { responseOf } from "#tests/setup/context.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
@@ -248,6 +249,7 @@ describeEachDatabase("reads of patient data are audited", (target) => {
   it("coding: reading a case and exporting it name the patient", async () => {
     const coded = await generatedNote(h, createExtractiveEngine(), { visitId: await transcribedVisit(h) });
     // A case opens on a signed note.
+    await acknowledgeAllChecks(h, coded.noteId);
     await signNote({ db: h.db, actor: { userId: userId("clinician") }, orgId: h.a.orgId, noteId: coded.noteId });
     const opened = await call(h, noteCodingRoute, {
       method: "POST",

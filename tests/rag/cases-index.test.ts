@@ -10,6 +10,7 @@ import * as sourceRoute from "#app/routes/resources/api-rag-source.ts";
 import { createExtractiveEngine } from "#app/services/notes/engines/extractive/index.ts";
 import { signNote } from "#app/services/notes/sign.server.ts";
 import { deleteVisit } from "#app/services/visits/visits.server.ts";
+import { acknowledgeAllChecks } from "#tests/notes/checks-harness.ts";
 import { generatedNote, patientOf, transcribedVisit } from "#tests/notes/notes-harness.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, type VisitHarness, type Who } from "#tests/visits/harness.ts";
@@ -48,6 +49,7 @@ describeEachDatabase("Ask Murmur: coding cases", (target) => {
     visitId = await transcribedVisit(h, { text: VISIT_TEXT });
     patientId = await patientOf(h, visitId);
     noteId = (await generatedNote(h, createExtractiveEngine(), { visitId })).noteId;
+    await acknowledgeAllChecks(h, noteId);
     await signNote({ db: h.db, actor: { userId: h.a.users.clinician.id }, orgId: h.a.orgId, noteId });
     const opened = await call(h, noteCodingRoute, {
       method: "POST",

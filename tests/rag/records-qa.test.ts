@@ -11,6 +11,7 @@ import { saveDraft } from "#app/services/notes/notes.server.ts";
 import { amendNote, signNote } from "#app/services/notes/sign.server.ts";
 import { editTranscript } from "#app/services/visits/transcript-versions.server.ts";
 import { createVisit, deleteVisit, getVisit } from "#app/services/visits/visits.server.ts";
+import { acknowledgeAllChecks } from "#tests/notes/checks-harness.ts";
 import { TEST_SITE_URL } from "#tests/setup/auth.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { call, openVisitHarness, pageContextIn, seedPatient, type VisitHarness, type Who } from "#tests/visits/harness.ts";
@@ -212,6 +213,7 @@ describeEachDatabase("Ask Murmur", (target) => {
     const key = draft[0]?.field ?? "";
     await saveDraft({ ...as("clinician"), noteId, sections: [{ key, text: "Started furosemide 20 mg daily." }] });
     expect((await rows({ noteId })).some((r) => r.text === "Started furosemide 20 mg daily.")).toBe(true);
+    await acknowledgeAllChecks(h, noteId);
     await signNote({ ...as("clinician"), noteId });
     expect(new Set((await rows({ noteId })).map((r) => r.note_status))).toEqual(new Set(["signed"]));
     await amendNote({ ...as("owner"), noteId, reason: "dose", sections: [{ key, text: "Started furosemide 40 mg daily." }] });

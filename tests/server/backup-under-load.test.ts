@@ -129,6 +129,10 @@ describe.skipIf(!built)("backup of a running server under write load", () => {
         const note = await api.call("POST", `/api/visits/${visitId}/notes`, { json: { template_id: "builtin:soap" } });
         expect(note.status).toBe(202);
         await poll(async () => ((await api.call("GET", `/api/notes/${note.body.id}`)).body.status === "draft" ? true : null));
+        // Issue 27's sign gate: every open check acknowledged first, as a clinician would.
+        const draft = await api.call("GET", `/api/notes/${note.body.id}`);
+        for (const check of draft.body.checks.filter((c: { status: string }) => c.status === "open"))
+          await api.call("POST", `/api/notes/${note.body.id}/checks/${check.id}`, { json: { action: "acknowledge" } });
         const signed = await api.call("POST", `/api/notes/${note.body.id}/sign`);
         expect(signed.status, JSON.stringify(signed.body)).toBe(200);
         notes.push({ noteId: note.body.id, signedAt: signed.body.signed_at, at: Date.now() });

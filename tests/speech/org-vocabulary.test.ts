@@ -5,6 +5,7 @@ import { createExtractiveEngine } from "#app/services/notes/engines/extractive/i
 import { signNote } from "#app/services/notes/sign.server.ts";
 import { getVocabulary, setCustomTerms } from "#app/services/orgs/vocabulary.server.ts";
 import { loadOrgVocabulary, refreshOrgVocabulary } from "#app/services/speech/org-vocab/refresh.server.ts";
+import { acknowledgeAllChecks } from "#tests/notes/checks-harness.ts";
 import { generatedNote } from "#tests/notes/notes-harness.ts";
 import { describeEachDatabase } from "#tests/setup/databases.ts";
 import { openVisitHarness, type VisitHarness } from "#tests/visits/harness.ts";
@@ -25,6 +26,7 @@ describeEachDatabase("per-organisation speech vocabulary", (target) => {
     await name(h.b.owner.id, "Dr Lena Quistgaard");
     // A signed note in A: the extractive engine copies the transcript's drugs (benzonatate, lisinopril).
     const { noteId } = await generatedNote(h, createExtractiveEngine());
+    await acknowledgeAllChecks(h, noteId);
     await signNote({ db: h.db, actor: { userId: h.a.users.clinician.id }, orgId: h.a.orgId, noteId });
   }, 120_000);
 

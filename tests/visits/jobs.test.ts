@@ -135,6 +135,8 @@ describeEachDatabase("transcription jobs", (target) => {
         { start: 0, end: 1.5, text: "transcript" },
         { start: 1.5, end: 2.25, text: "1" },
       ],
+      // Issue 27: an engine that gave no word confidence is trusted a little less.
+      quality: { tier: "good", score: 0.9, reasons: ["no_confidence"] },
     });
     expect(visit.body.transcription.text).not.toBe("");
     const audit =

@@ -212,6 +212,8 @@ describeEachDatabase("patients and visits API", (target) => {
       language: "fr",
       text: "Bonjour, docteur. Corrigé.",
       segments: [],
+      // Issue 27: an import is a person's text.
+      quality: { tier: "good", score: 1, reasons: [] },
     });
     const { rows } = await sql<{ version: number; text: string; created_by: string }>`
       select version, text, created_by from public.transcriptions where visit_id = ${id} order by version`.execute(h.db.kysely);

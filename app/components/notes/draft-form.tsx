@@ -13,6 +13,7 @@ export function DraftForm({
   sections,
   language,
   canSign,
+  blocking = 0,
   onHover,
   onPlay,
 }: {
@@ -20,10 +21,13 @@ export function DraftForm({
   sections: readonly NoteSectionDraft[];
   language: string;
   canSign: boolean;
+  /** Issue 27: open gating checks; Sign stays disabled (with the count) until there are none. */
+  blocking?: number;
   onHover: (sentence: NoteSentence | null) => void;
   onPlay: (seconds: number) => void;
 }) {
   const { t } = useTranslation("notes");
+  const { t: tChecks } = useTranslation("checks");
   const busy = useNavigation().state !== "idle";
   const confirmSign = (event: MouseEvent<HTMLButtonElement>) => {
     if (!window.confirm(t("sign.confirm"))) event.preventDefault();
@@ -32,7 +36,13 @@ export function DraftForm({
     <Form method="post" className="note-draft" data-testid="note-draft">
       <input type="hidden" name="note_id" value={noteId} />
       {sections.map((section) => (
-        <section key={section.key} className="note-section" data-key={section.key} data-testid={`note-section-${section.key}`}>
+        <section
+          key={section.key}
+          id={`note-section-${section.key}`}
+          className="note-section"
+          data-key={section.key}
+          data-testid={`note-section-${section.key}`}
+        >
           <header>
             <h3 lang={language}>{section.title}</h3>
             <button
@@ -71,10 +81,11 @@ export function DraftForm({
             value="sign"
             className="contrast"
             onClick={confirmSign}
-            disabled={busy}
+            disabled={busy || blocking > 0}
+            aria-describedby={blocking > 0 ? "note-checks-title" : undefined}
             data-testid="note-sign"
           >
-            {t("sign.submit")}
+            {blocking > 0 ? tChecks("panel.signBlocked", { count: blocking }) : t("sign.submit")}
           </button>
         ) : (
           <small>{t("sign.notAllowed")}</small>

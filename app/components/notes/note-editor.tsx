@@ -6,6 +6,8 @@ import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { CodingPage } from "#app/services/notes/editor-page.server.ts";
 import type { NoteSentence } from "#app/services/notes/model.ts";
 import { formatDate } from "#app/utils/zoned-time.ts";
+import { ChecksAcknowledged } from "./checks-acknowledged.tsx";
+import { ChecksPanel } from "./checks-panel.tsx";
 import { DraftForm } from "./draft-form.tsx";
 import { lowConfidenceWordsFor, piecesFor } from "./evidence.ts";
 import { ExportBar } from "./export-bar.tsx";
@@ -15,6 +17,7 @@ import { RatingForm } from "./rating-form.tsx";
 import { SignedView } from "./signed-view.tsx";
 import { TranscriptPiecesContext } from "./transcript-context.ts";
 import { TranscriptEvidence } from "./transcript-evidence.tsx";
+import { TranscriptQualityBanner } from "./transcript-quality-banner.tsx";
 import { useNoteEvents } from "./use-note-events.ts";
 import { VersionHistory } from "./version-history.tsx";
 
@@ -47,6 +50,9 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
     audio.play().catch(() => {});
   }, []);
   const signed = note.status === "signed" || note.status === "amended";
+  const blocking = note.checks.filter((c) => c.status === "open" && c.gating).length;
+  const sectionTitles = Object.fromEntries(note.sections.map((s) => [s.key, s.title]));
+  const fromPoorTranscript = note.checks.some((c) => c.code === "poor_transcript" && c.status !== "resolved");
   const format = (iso: string) => formatDate(iso, i18n.language, timeZone);
 
   return (
@@ -83,6 +89,15 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
               : t("editor.sectionFailures")}
           </p>
         ) : null}
+        {/* Issue 27: a note drafted from a poor transcript opens with the warning; a doubtful transcript says so. */}
+        {note.status !== "generating" ? (
+          <TranscriptQualityBanner
+            quality={
+              fromPoorTranscript ? { score: 0, reasons: [], ...page.transcriptQuality, tier: "poor" } : page.transcriptQuality
+            }
+            note={fromPoorTranscript}
+          />
+        ) : null}
         {page.audioUrl ? (
           // biome-ignore lint/a11y/useMediaCaption: the transcript beside the note is the recording's text.
           <audio ref={player} controls preload="metadata" src={page.audioUrl} className="no-print" data-testid="note-audio" />
@@ -94,8 +109,10 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
                 <p className="no-print">
                   <small>{t("editor.evidenceHint")}</small>
                 </p>
+                <ChecksPanel noteId={note.id} checks={note.checks} language={note.language} sectionTitles={sectionTitles} />
                 <DraftForm
                   key={note.updated_at}
+                  blocking={blocking}
                   noteId={note.id}
                   sections={note.sections}
                   language={note.language}
@@ -115,10 +132,18 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
                 onPlay={play}
               />
             ) : null}
+            {signed ? (
+              <ChecksAcknowledged checks={note.checks} language={note.language} sectionTitles={sectionTitles} format={format} />
+            ) : null}
             {note.status === "draft" || signed ? (
               <>
                 <ExportBar noteId={note.id} orgId={page.orgId} sections={note.sections} headers={note.headers} />
-                <OmissionList omissions={note.omissions} language={note.language} onPlay={play} />
+                <OmissionList
+                  omissions={note.omissions}
+                  language={note.language}
+                  reliable={page.transcriptQuality === null || page.transcriptQuality.tier === "good"}
+                  onPlay={play}
+                />
                 <RatingForm noteId={note.id} rating={note.rating} comment={note.rating_comment} />
                 <VersionHistory versions={note.versions} format={format} />
               </>

@@ -6,18 +6,23 @@ import type { NoteLanguage, Omission } from "#app/services/notes/model.ts";
 export function OmissionList({
   omissions,
   language,
+  reliable = true,
   onPlay,
 }: {
   omissions: readonly Omission[];
   language: NoteLanguage;
+  /** Issue 27: false when the transcript is not "good": an empty list then proves nothing. */
+  reliable?: boolean;
   onPlay: (seconds: number) => void;
 }) {
   const { t } = useTranslation("notes");
+  const { t: tChecks } = useTranslation("checks");
   return (
     <section className="note-omissions no-print" aria-labelledby="note-omissions-title" data-testid="note-omissions">
       <h3 id="note-omissions-title">{t("omissions.title")}</h3>
+      {omissions.length > 0 && !reliable ? <p>{tChecks("omissions.unreliable")}</p> : null}
       {omissions.length === 0 ? (
-        <p>{t("omissions.empty")}</p>
+        <p data-testid="note-omissions-empty">{reliable ? t("omissions.empty") : tChecks("omissions.unreliable")}</p>
       ) : (
         <ul>
           {omissions.map((o, index) => {

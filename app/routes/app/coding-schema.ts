@@ -65,3 +65,15 @@ export function sectionsOfForm(form: FormData): { key: string; text: string }[] 
   }
   return out;
 }
+
+/** The checks panel's "Acknowledge" form (issue 27): one check, an optional reason. */
+export const AcknowledgeFormSchema = z.object({
+  check_id: z.uuid({ error: "check_not_found" }),
+  reason: z
+    .string()
+    .trim()
+    .max(NOTE_LIMITS.reason, { error: "invalid_input" })
+    .refine(isStorableText, { error: INVALID_TEXT })
+    .optional()
+    .transform((v) => v || null),
+});

@@ -14,7 +14,14 @@ import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
 import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/coding";
-import { AmendFormSchema, GenerateFormSchema, NoteFormSchema, RateFormSchema, sectionsOfForm } from "./coding-schema.ts";
+import {
+  AcknowledgeFormSchema,
+  AmendFormSchema,
+  GenerateFormSchema,
+  NoteFormSchema,
+  RateFormSchema,
+  sectionsOfForm,
+} from "./coding-schema.ts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: notesCss },
@@ -42,6 +49,13 @@ function intentOf(form: FormData): CodingIntent {
   if (intent === "sign") return { intent, noteId, sections };
   if (intent === "amend")
     return { intent, noteId, sections, reason: AmendFormSchema.parse({ reason: form.get("reason") }).reason };
+  if (intent === "acknowledge") {
+    const { check_id, reason } = AcknowledgeFormSchema.parse({
+      check_id: form.get("check_id"),
+      reason: form.get("reason") ?? undefined,
+    });
+    return { intent, noteId, checkId: check_id, reason };
+  }
   if (intent === "rate") {
     const { rating, comment } = RateFormSchema.parse({ rating: form.get("rating"), comment: form.get("comment") ?? undefined });
     return { intent, noteId, rating, comment };

@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { AppPage } from "#app/components/app-page.tsx";
 import { GenerateNoteForm } from "#app/components/notes/generate-note-form.tsx";
+import { TranscriptQualityBanner } from "#app/components/notes/transcript-quality-banner.tsx";
 import { VisitNotes } from "#app/components/notes/visit-notes.tsx";
 import { StartVisit } from "#app/components/visits/start-visit.tsx";
 import { VisitView } from "#app/components/visits/visit-view.tsx";
@@ -107,6 +108,8 @@ export default function Transcribing({ loaderData, actionData }: Route.Component
           error={actionData?.error}
         />
       ) : null}
+      {/* Issue 27: a transcript that is not good says so, with what to do. */}
+      {loaderData.kind === "visit" ? <TranscriptQualityBanner quality={loaderData.visit.transcription?.quality ?? null} /> : null}
       {/* Issue 6: owners and clinicians (canRerun's roles, the notes' roles) draft a note from the transcript. */}
       {loaderData.kind === "visit" ? <VisitNotes notes={loaderData.notes} timeZone={loaderData.timeZone} /> : null}
       {loaderData.kind === "visit" && loaderData.visit.transcription && loaderData.transcript.canRerun ? (

@@ -6,10 +6,12 @@ import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import type { OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { assertValidPage } from "#app/services/session/page-validity.server.ts";
+import type { TranscriptQuality } from "#app/services/visits/transcript-quality.ts";
 import { getVisit } from "#app/services/visits/visits.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
 import { SIGNING_ROLES } from "./access.server.ts";
+import { acknowledgeCheck } from "./checks/acknowledge.server.ts";
 import type { TranscriptPiece } from "./model.ts";
 import type { NoteView } from "./note-rows.server.ts";
 import {
@@ -39,6 +41,8 @@ export type CodingPage =
       transcript: TranscriptPiece[];
       audioUrl: string | null;
       canSign: boolean;
+      /** Issue 27: how far the visit's transcript can be trusted (null without one). */
+      transcriptQuality: TranscriptQuality | null;
     };
 
 /** The organisation of a note the user may open (row-level security shows it only where they are an owner or clinician). */
@@ -74,6 +78,7 @@ export async function loadCodingPage(
       transcript: visit.transcription ? transcriptPieces(visit.transcription) : [],
       audioUrl: audible ? `/api/visits/${visit.id}/audio/file?org_id=${encodeURIComponent(args.orgId)}` : null,
       canSign: SIGNING_ROLES.includes(requireOrg(context).role),
+      transcriptQuality: visit.transcription?.quality ?? null,
     };
   } catch (error) {
     if (!isAppError(error)) throw error;
@@ -94,7 +99,8 @@ export type CodingIntent =
   | { intent: "regenerate"; noteId: string; sections: SectionText[]; key: string }
   | { intent: "sign"; noteId: string; sections: SectionText[] }
   | { intent: "amend"; noteId: string; sections: SectionText[]; reason: string }
-  | { intent: "rate"; noteId: string; rating: number; comment: string | null };
+  | { intent: "rate"; noteId: string; rating: number; comment: string | null }
+  | { intent: "acknowledge"; noteId: string; checkId: string; reason: string | null };
 
 /** Runs an intent; returns the note to show next. */
 export async function runCodingIntent(
@@ -122,6 +128,9 @@ export async function runCodingIntent(
       return input.noteId;
     case "rate":
       await rateNote({ ...args, noteId: input.noteId, rating: input.rating, comment: input.comment });
+      return input.noteId;
+    case "acknowledge":
+      await acknowledgeCheck({ ...args, noteId: input.noteId, checkId: input.checkId, reason: input.reason });
       return input.noteId;
   }
 }

@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { NoteStatus, NotesTable, NoteVersionKind, NoteVersionsTable, VisitLanguage } from "#app/db/schema.ts";
+import type { NoteCheck } from "./checks/checks.server.ts";
 import { noteErrors } from "./errors.server.ts";
 import type { HeaderMode, NoteSectionDraft, NoteTemplate, Omission } from "./model.ts";
 import { headerModes } from "./render.ts";
@@ -45,6 +46,8 @@ export interface NoteVersionSummary {
   content_hash: string;
   amendment_reason: string | null;
   edit_distance: Record<string, number> | null;
+  /** Signed and amendment versions: the checks as they stood then, acknowledged ones with who acknowledged them (issue 27). */
+  checks: NoteCheck[] | null;
 }
 
 /** GET /api/notes/:id (docs/api.md "Notes"). */
@@ -64,6 +67,8 @@ export interface NoteView {
   /** Each section's header mode in the note's template: how copy, print and PDF show titles. */
   headers: Record<string, HeaderMode>;
   omissions: Omission[];
+  /** Issue 27: every check on the note (open, resolved, acknowledged); open gating ones stop the signature. */
+  checks: NoteCheck[];
   rating: number | null;
   rating_comment: string | null;
   versions: NoteVersionSummary[];
@@ -76,7 +81,7 @@ export interface NoteView {
   updated_at: string;
 }
 
-export function noteView(row: NoteRow, versions: readonly VersionRow[]): NoteView {
+export function noteView(row: NoteRow, versions: readonly VersionRow[], checks: readonly NoteCheck[] = []): NoteView {
   const summaries = versions.map(
     (v): NoteVersionSummary => ({
       version: v.version,
@@ -86,6 +91,7 @@ export function noteView(row: NoteRow, versions: readonly VersionRow[]): NoteVie
       content_hash: v.content_sha256,
       amendment_reason: v.amendment_reason,
       edit_distance: v.edit_distance,
+      checks: (v.checks as NoteCheck[] | null) ?? null,
     }),
   );
   const signed = summaries.filter((v) => v.kind !== "draft_edit").at(-1);
@@ -104,6 +110,7 @@ export function noteView(row: NoteRow, versions: readonly VersionRow[]): NoteVie
     sections: sectionsOf(row.content),
     headers: headerModes({ sections: templateOf(row.template).sections ?? [] }),
     omissions: omissionsOf(row.omissions),
+    checks: [...checks],
     rating: row.rating,
     rating_comment: row.rating_comment,
     versions: summaries,

@@ -40,3 +40,15 @@ export const RateNoteSchema = z.strictObject({
 });
 
 export const SectionKeySchema = z.string().regex(SECTION_KEY);
+
+/** POST /api/notes/:id/checks/:checkId (issue 27): the only action is acknowledging, with an optional reason. */
+export const CheckActionSchema = z.strictObject({
+  action: z.literal("acknowledge"),
+  reason: z
+    .string()
+    .trim()
+    .max(NOTE_LIMITS.reason)
+    .refine(isStorableText, { error: INVALID_TEXT })
+    .nullish()
+    .transform((v) => v || null),
+});

@@ -6,6 +6,7 @@ import { checkVisitId } from "#app/services/visits/access.server.ts";
 import { latestTranscription } from "#app/services/visits/transcripts.server.ts";
 import { loadVisit } from "#app/services/visits/visit-rows.server.ts";
 import { checkNoteId, requireNoteRole } from "./access.server.ts";
+import { loadChecks, recomputeChecks } from "./checks/checks.server.ts";
 import { noteContentHash } from "./content-hash.server.ts";
 import { noteErrors } from "./errors.server.ts";
 import { enqueueGenerateNote } from "./jobs/enqueue.server.ts";
@@ -77,7 +78,7 @@ export async function getNote(args: NoteArgs & { noteId: string }): Promise<Note
     await requireNoteRole(trx, args.orgId, args.actor.userId);
     const row = await loadNote(trx, args.orgId, args.noteId);
     await recordRead(trx, args, { action: "note.read", entity: "note", entityId: row.id, visitId: row.visit_id });
-    return noteView(row, await loadVersions(trx, args.orgId, args.noteId));
+    return noteView(row, await loadVersions(trx, args.orgId, args.noteId), await loadChecks(trx, args.orgId, args.noteId));
   });
 }
 
@@ -225,7 +226,9 @@ export async function saveDraft(args: NoteArgs & { noteId: string; sections: Sec
         .execute();
     }
     const updated = await loadNote(trx, args.orgId, args.noteId);
-    return noteView(updated, await loadVersions(trx, args.orgId, args.noteId));
+    // Issue 27: editing the sentence a check is about resolves it; a new contradiction opens one.
+    await recomputeChecks(trx, updated, args.actor.userId);
+    return noteView(updated, await loadVersions(trx, args.orgId, args.noteId), await loadChecks(trx, args.orgId, args.noteId));
   });
 }
 

@@ -2,6 +2,8 @@ import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireRole } from "#app/services/orgs/context.server.ts";
 import { queueVocabularyRefresh } from "#app/services/speech/org-vocab/jobs.server.ts";
 import { checkNoteId, requireNoteRole, SIGNING_ROLES } from "./access.server.ts";
+import { loadChecks, recomputeChecks } from "./checks/checks.server.ts";
+import { requireSignable } from "./checks/gate.server.ts";
 import { noteContentHash } from "./content-hash.server.ts";
 import { editDistance } from "./edit-distance.ts";
 import { noteErrors } from "./errors.server.ts";
@@ -24,6 +26,8 @@ export async function signNote(args: NoteArgs): Promise<NoteView> {
     requireRole(role, SIGNING_ROLES);
     const row = await loadNote(trx, args.orgId, args.noteId, { lock: true });
     requireDraft(row.status);
+    // Issue 27: no signature while a gating check is open (409 unresolved_checks).
+    const kept = await requireSignable(trx, row, args.actor.userId);
     const content = sectionsOf(row.content);
     const generated = new Map(sectionsOf(row.sections).map((s) => [s.key, s.text]));
     const distances = Object.fromEntries(content.map((s) => [s.key, editDistance(generated.get(s.key) ?? "", s.text)]));
@@ -42,6 +46,7 @@ export async function signNote(args: NoteArgs): Promise<NoteView> {
         author_id: args.actor.userId,
         amendment_reason: null,
         edit_distance: JSON.stringify(distances),
+        checks: JSON.stringify(kept),
         created_at: signedAt,
       })
       .execute();
@@ -61,7 +66,7 @@ export async function signNote(args: NoteArgs): Promise<NoteView> {
       meta: args.meta,
     });
     const updated = await loadNote(trx, args.orgId, args.noteId);
-    return noteView(updated, await loadVersions(trx, args.orgId, args.noteId));
+    return noteView(updated, await loadVersions(trx, args.orgId, args.noteId), await loadChecks(trx, args.orgId, args.noteId));
   });
   // The signed text is the practice's vocabulary source (ADR 0032): refresh it in the background.
   await queueVocabularyRefresh(args.db, args.orgId);
@@ -106,6 +111,9 @@ export async function amendNote(args: NoteArgs & { sections: SectionText[]; reas
       .where("org_id", "=", row.org_id)
       .where("id", "=", row.id)
       .execute();
+    // Issue 27: the amendment's text gets its own checks (shown with the note; an amendment is not gated).
+    const amended = await loadNote(trx, args.orgId, args.noteId);
+    await recomputeChecks(trx, amended, args.actor.userId);
     await recordAudit(trx, {
       orgId: row.org_id,
       actorId: args.actor.userId,
@@ -115,8 +123,7 @@ export async function amendNote(args: NoteArgs & { sections: SectionText[]; reas
       details: { visit_id: row.visit_id, version, content_sha256: hash, sections: changed },
       meta: args.meta,
     });
-    const updated = await loadNote(trx, args.orgId, args.noteId);
-    return noteView(updated, await loadVersions(trx, args.orgId, args.noteId));
+    return noteView(amended, await loadVersions(trx, args.orgId, args.noteId), await loadChecks(trx, args.orgId, args.noteId));
   });
   // The signed text is the practice's vocabulary source (ADR 0032): refresh it in the background.
   await queueVocabularyRefresh(args.db, args.orgId);

@@ -40,6 +40,8 @@ export const ORG_AUDIT_ACTIONS = [
   "note.generate",
   "note.sign",
   "note.amend",
+  // Issue 27: a clinician looked at a check and kept the text (check id, kind and code only).
+  "note.check_acknowledged",
   // Issue 14 periodontal chart: ids, versions and counts only, never a measurement.
   "perio_exam.created",
   "perio_exam.updated",

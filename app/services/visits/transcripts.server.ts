@@ -5,6 +5,7 @@ import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { validConfidence } from "#app/services/speech/confidence.ts";
 import { checkVisitId, requireClinicalRole } from "./access.server.ts";
+import { type TranscriptQuality, transcriptQuality } from "./transcript-quality.ts";
 import { loadVisit } from "./visit-rows.server.ts";
 
 /** The newest transcript version of a visit, as GET /api/visits/:id shows it. */
@@ -17,6 +18,8 @@ export interface TranscriptionView {
   language: VisitLanguage;
   text: string;
   segments: TranscriptSegmentRow[];
+  /** Issue 27: how far the words can be trusted (transcript-quality.ts). */
+  quality: TranscriptQuality;
   created_at: string;
 }
 
@@ -58,7 +61,9 @@ async function newestTranscription(
   if (options.originalOnly) query = query.where("source", "<>", "edit");
   const row = await query.orderBy("version", "desc").limit(1).executeTakeFirst();
   if (!row) return null;
-  return { ...row, segments: cleanSegments(row.segments), created_at: row.created_at.toISOString() };
+  const segments = cleanSegments(row.segments);
+  const quality = transcriptQuality({ ...row, segments });
+  return { ...row, segments, quality, created_at: row.created_at.toISOString() };
 }
 
 export interface NewTranscriptVersion {

@@ -192,6 +192,7 @@ export function getVisit(args: OrgArgs & { visitId: string }): Promise<VisitDeta
             language: transcript.language,
             text: transcript.text,
             segments: transcript.segments,
+            quality: transcript.quality,
           }
         : null,
     };

@@ -1,12 +1,15 @@
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { Database } from "#app/db/database.server.ts";
 import { isoDate } from "#app/services/patients/iso-date.ts";
+import type { TranscriptQuality } from "#app/services/visits/transcript-quality.ts";
 import { latestTranscription } from "#app/services/visits/transcripts.server.ts";
 import type { Logger } from "#app/utils/logger.server.ts";
 import { ageOn, dayInZone } from "#app/utils/zoned-time.ts";
 import { applyChartFindings } from "../chart/apply-chart.ts";
 import type { PerioFindings } from "../chart/perio-findings.ts";
 import { visitPerioFindings } from "../chart/visit-perio-exam.server.ts";
+import { storeChecks } from "../checks/checks.server.ts";
+import { computeChecks } from "../checks/compute.ts";
 import { draftFailures } from "../engines/errors.ts";
 import type { NoteContext, NoteEngine, NoteSectionDraft, NoteTemplate, TranscriptPiece } from "../model.ts";
 import { sectionsOf, templateOf } from "../note-rows.server.ts";
@@ -53,6 +56,8 @@ interface Start {
   context: NoteContext;
   /** The visit's periodontal chart, when the template has a periodontal section and an exam exists. */
   chart: PerioFindings | null;
+  /** Issue 27: how far the transcript can be trusted (a poor one makes the whole note a check). */
+  quality: TranscriptQuality;
 }
 
 /**
@@ -87,6 +92,7 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
       pending: note.pending_sections,
       context: await noteContext(trx, { orgId, noteId, visitId: note.visit_id, patientId: note.patient_id, template }),
       chart: await visitPerioFindings(trx, { orgId, visitId: note.visit_id }, template, note.language),
+      quality: transcript.quality,
     };
   });
   if (typeof start === "string") return start;
@@ -129,6 +135,7 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
     const sections = start.pending ? merge(sectionsOf(note.sections), draft.sections, start.pending, order) : draft.sections;
     const content = start.pending ? merge(sectionsOf(note.content), draft.sections, start.pending, order) : draft.sections;
     const failures = draftFailures(draft);
+    const omissions = findOmissions(start.pieces, content, start.language);
     await trx
       .updateTable("notes")
       .set({
@@ -137,7 +144,7 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
         model: draft.model?.slice(0, 200) ?? null,
         sections: JSON.stringify(sections),
         content: JSON.stringify(content),
-        omissions: JSON.stringify(findOmissions(start.pieces, content, start.language)),
+        omissions: JSON.stringify(omissions),
         progress: null,
         pending_sections: null,
         generated_at: new Date(),
@@ -153,6 +160,16 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
       .where("org_id", "=", orgId)
       .where("id", "=", noteId)
       .execute();
+    // Issue 27: the same checks for every engine's draft, computed on what it wrote.
+    const checks = computeChecks({
+      template: start.template,
+      sections: content,
+      language: start.language,
+      transcript: start.pieces,
+      omissions,
+      quality: start.quality,
+    });
+    await storeChecks(trx, note, checks, null);
     return "generated";
   });
 }

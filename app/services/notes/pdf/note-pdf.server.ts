@@ -3,6 +3,7 @@ import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/con
 import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { zonedDateTime } from "#app/utils/zoned-time.ts";
 import { checkNoteId, requireNoteRole } from "../access.server.ts";
+import type { NoteCheck } from "../checks/checks.server.ts";
 import { loadNote, loadVersions, noteView } from "../note-rows.server.ts";
 import { noteBlocks } from "../render.ts";
 import { type PdfBlock, renderNotePdf } from "./pdf-document.server.ts";
@@ -47,6 +48,9 @@ export async function notePdf(
     lines: block.text ? block.text.split("\n") : [],
   }));
   const signed = note.versions.filter((v) => v.kind !== "draft_edit");
+  // Issue 27: the signed record keeps the checks acknowledged at the signature, and who acknowledged them.
+  const acknowledged = acknowledgedBlock(signed.find((v) => v.kind === "signed")?.checks ?? [], note.language, date);
+  if (acknowledged) blocks.push(acknowledged);
   const signature =
     signed.length && note.content_hash
       ? {
@@ -77,4 +81,29 @@ export async function notePdf(
     pageLabel: (n, m) => pageLabel.replace("{{n}}", String(n)).replace("{{m}}", String(m)),
   });
   return { filename: `note-${note.id}.pdf`, bytes };
+}
+
+function acknowledgedBlock(
+  checks: readonly NoteCheck[],
+  language: keyof typeof resources,
+  date: (iso: string) => string,
+): PdfBlock | null {
+  const labels = resources[language].checks;
+  const acknowledged = checks.filter((c) => c.status === "acknowledged");
+  if (!acknowledged.length) return null;
+  const codes = labels.codes as Record<string, Record<string, string>>;
+  const kinds = labels.kinds as Record<string, string>;
+  return {
+    title: (acknowledged.length === 1 ? labels.acknowledged.title_one : labels.acknowledged.title_other).replace(
+      "{{count}}",
+      String(acknowledged.length),
+    ),
+    lines: acknowledged.map((c) => {
+      const what = codes[c.kind]?.[c.code] ?? kinds[c.kind] ?? c.kind;
+      const by = labels.acknowledged.by
+        .replace("{{name}}", c.resolved_by_name ?? labels.acknowledged.someone)
+        .replace("{{date}}", c.resolved_at ? date(c.resolved_at) : "");
+      return `${kinds[c.kind] ?? c.kind}: ${what}${c.sentence ? ` "${c.sentence}"` : ""} — ${by}${c.reason ? ` — ${c.reason}` : ""}`;
+    }),
+  };
 }
