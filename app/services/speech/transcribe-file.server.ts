@@ -5,6 +5,7 @@ import type { LiveTranscribePort } from "#app/services/jobs/transcribe-live.serv
 import type { TranscribePort } from "#app/services/jobs/transcribe-visit.server.ts";
 import { normaliseAudio } from "./audio.server.ts";
 import { segmentConfidence } from "./confidence.ts";
+import { diariseSegments } from "./diarise/diarise.server.ts";
 import type { EngineRegistry } from "./engine.ts";
 import { transcribeLongAudio, transcribeSettledWindows } from "./long-audio.server.ts";
 import type { OrgVocabulary } from "./org-vocab/model-cache.server.ts";
@@ -28,13 +29,16 @@ export function createTranscribePort(registry: EngineRegistry, vocabularies: Voc
         cache: options.cache,
         vocabulary,
       });
+      // Who said what, from the recording's voices and the words, whatever the engine (issue 26).
+      const speakers = await diariseSegments(wavPath, result.segments);
       return {
         text: result.text,
-        segments: result.segments.map((s) => {
+        segments: result.segments.map((s, i) => {
           const confidence = segmentConfidence(s.text, s.words);
+          const speaker = speakers[i] ?? null;
           return confidence
-            ? { start: s.start, end: s.end, text: s.text, confidence }
-            : { start: s.start, end: s.end, text: s.text };
+            ? { start: s.start, end: s.end, text: s.text, confidence, speaker }
+            : { start: s.start, end: s.end, text: s.text, speaker };
         }),
         engine: result.engine,
         model: result.model ?? null,
