@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LiveTranscribePort } from "#app/services/jobs/transcribe-live.server.ts";
 import type { TranscribePort } from "#app/services/jobs/transcribe-visit.server.ts";
@@ -28,6 +28,8 @@ export function createTranscribePort(registry: EngineRegistry, vocabularies: Voc
         carry: {},
         cache: options.cache,
         vocabulary,
+        // Issue 26: an upload is decoded on every core (the embedded engine; Whisper threads itself).
+        lanes: engine.id === "pocketsphinx" ? availableParallelism() : 1,
       });
       // Who said what, from the recording's voices and the words, whatever the engine (issue 26).
       const speakers = await diariseSegments(wavPath, result.segments);
@@ -89,3 +91,4 @@ async function withWav<T>(audioPath: string, fn: (wavPath: string) => Promise<T>
     await rm(scratch, { recursive: true, force: true });
   }
 }
+
