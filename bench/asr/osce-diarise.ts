@@ -43,6 +43,7 @@ for (const id of ids) {
     segments: { start: number; end: number; text: string }[];
     durationSec: number;
     wallSec: number;
+    trimmedTo?: number | null;
   };
   const scratch = await mkdtemp(join(tmpdir(), "osce-d-"));
   try {
@@ -64,7 +65,19 @@ for (const id of ids) {
         .map((word) => ({ word, role: roles[i] ?? null })),
     );
     const d = diarisationErrors(reference, hypothesis);
-    const w = wordErrors(reference.map((r) => r.word).join(" "), hypothesis.map((h) => h.word).join(" "));
+    const hypText = hypothesis.map((h) => h.word).join(" ");
+    // A trimmed decode (OSCE_MAX_SEC) is scored against the reference prefix it matches best.
+    let refWords = reference.map((r) => r.word);
+    if (cached.trimmedTo) {
+      let best = refWords.length;
+      let bestRate = Number.POSITIVE_INFINITY;
+      for (let n = Math.max(10, Math.floor(hypothesis.length * 0.5)); n <= refWords.length; n += 5) {
+        const rate = errorRate(wordErrors(refWords.slice(0, n).join(" "), hypText));
+        if (rate < bestRate) [best, bestRate] = [n, rate];
+      }
+      refWords = refWords.slice(0, best);
+    }
+    const w = wordErrors(refWords.join(" "), hypText);
     werAll.push(w);
     correct += d.correctWords;
     wrong += d.wrongRole;
