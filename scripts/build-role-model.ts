@@ -81,11 +81,11 @@ const model = {
   prior: Math.round(Math.log(turnCounts.clinician / turnCounts.patient) * 100) / 100,
   features,
 };
-const json = `${JSON.stringify(model, null, 0).replace(/,"/g, ',\n"')}\n`;
 if (opts.check) {
-  if (readFileSync(OUT, "utf8") !== json) {
+  // Compared as data: the committed file is formatted by biome.
+  if (JSON.stringify(JSON.parse(readFileSync(OUT, "utf8"))) !== JSON.stringify(model)) {
     console.error("role-model.json is stale: run node scripts/build-role-model.ts");
     process.exit(1);
   }
-} else writeFileSync(OUT, json);
+} else writeFileSync(OUT, `${JSON.stringify(model, null, 2)}\n`);
 console.log(`${turns.length} turns (${JSON.stringify(sources)}), ${Object.keys(features).length} features`);

@@ -31,7 +31,9 @@ const outcome = await provisionWhisperModel({
   onProgress: (bytes, total) => {
     if (!process.stdout.isTTY || Date.now() - lastShown < 1000) return;
     lastShown = Date.now();
-    process.stdout.write(`\rWhisper ${values.model}: ${(bytes / 2 ** 20).toFixed(0)}${total ? ` of ${(total / 2 ** 20).toFixed(0)}` : ""} MiB`);
+    process.stdout.write(
+      `\rWhisper ${values.model}: ${(bytes / 2 ** 20).toFixed(0)}${total ? ` of ${(total / 2 ** 20).toFixed(0)}` : ""} MiB`,
+    );
   },
 });
 if (process.stdout.isTTY && lastShown > 0) process.stdout.write("\n");

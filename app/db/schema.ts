@@ -1,5 +1,5 @@
-import type { SpeakerRole } from "#app/services/speech/diarise/speaker.ts";
 import type { ColumnType, Generated } from "kysely";
+import type { SpeakerRole } from "#app/services/speech/diarise/speaker.ts";
 
 /**
  * Kysely's view of the tables. Each migration that adds a table adds its interface here.

@@ -13,7 +13,7 @@ import { DEFAULT_TUNING } from "#app/services/speech/diarise/cluster.ts";
 import { diariseSegments } from "#app/services/speech/diarise/diarise.server.ts";
 import { diarisationErrors, type RoleWord } from "#app/services/speech/diarise/wder.ts";
 import { normaliseText } from "#app/services/speech/text-normalise.ts";
-import { wordErrors, errorRate, sumErrors } from "#app/services/speech/wer.ts";
+import { errorRate, sumErrors, wordErrors } from "#app/services/speech/wer.ts";
 import { OSCE_HELD_OUT, OSCE_TUNING, osceCacheDir, osceDir, readOsceTranscript } from "./osce.ts";
 
 const { values: opts } = parseArgs({
@@ -88,4 +88,7 @@ for (const id of ids) {
     await rm(scratch, { recursive: true, force: true });
   }
 }
-if (correct > 0) console.log(`${opts.set} ${ids.join(",")}: WER ${errorRate(sumErrors(werAll)).toFixed(3)}  WDER ${(wrong / correct).toFixed(3)} (${wrong}/${correct})`);
+if (correct > 0)
+  console.log(
+    `${opts.set} ${ids.join(",")}: WER ${errorRate(sumErrors(werAll)).toFixed(3)}  WDER ${(wrong / correct).toFixed(3)} (${wrong}/${correct})`,
+  );

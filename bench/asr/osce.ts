@@ -31,7 +31,10 @@ export function parseOsceTranscript(text: string): OsceTurn[] {
     if (line === "") continue;
     const match = /^([DP])\s*:\s*(.*)$/.exec(line);
     if (match) turns.push({ role: match[1] === "D" ? "clinician" : "patient", text: match[2] ?? "" });
-    else if (turns.length > 0) turns[turns.length - 1]!.text += ` ${line}`;
+    else {
+      const last = turns.at(-1);
+      if (last) last.text += ` ${line}`;
+    }
   }
   return turns;
 }

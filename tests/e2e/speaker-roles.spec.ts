@@ -25,12 +25,38 @@ function dialogueWav(): string {
     const raw = path.join(dir, `turn-${i}.wav`);
     const padded = path.join(dir, `turn-${i}-16k.wav`);
     execFileSync("espeak-ng", ["-v", voice, "-s", "150", "-w", raw, line]);
-    execFileSync("ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-i", raw, "-ac", "1", "-ar", "16000", "-af", "apad=pad_dur=0.6", padded]);
+    execFileSync("ffmpeg", [
+      "-nostdin",
+      "-loglevel",
+      "error",
+      "-y",
+      "-i",
+      raw,
+      "-ac",
+      "1",
+      "-ar",
+      "16000",
+      "-af",
+      "apad=pad_dur=0.6",
+      padded,
+    ]);
     list.push(`file '${padded}'`);
   });
   fs.writeFileSync(path.join(dir, "list.txt"), list.join("\n"));
   const out = path.join(dir, "visit.wav");
-  execFileSync("ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", path.join(dir, "list.txt"), out]);
+  execFileSync("ffmpeg", [
+    "-nostdin",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "concat",
+    "-safe",
+    "0",
+    "-i",
+    path.join(dir, "list.txt"),
+    out,
+  ]);
   return out;
 }
 

@@ -52,7 +52,11 @@ describe("Whisper provisioning", () => {
     await withTempDir(async (dir) => {
       const outcome = await provision(dir, "mini");
       expect(outcome).toEqual({ ok: true, status: "downloaded", path: join(dir, "models", "ggml-mini.bin"), sha1 });
-      expect(createHash("sha1").update(await readFile(join(dir, "models", "ggml-mini.bin"))).digest("hex")).toBe(sha1);
+      expect(
+        createHash("sha1")
+          .update(await readFile(join(dir, "models", "ggml-mini.bin")))
+          .digest("hex"),
+      ).toBe(sha1);
       expect(await provision(dir, "mini")).toMatchObject({ ok: true, status: "present" });
     });
   });
@@ -60,9 +64,16 @@ describe("Whisper provisioning", () => {
   it("refuses a wrong checksum, a truncated or short file, a 404 and an unknown name, leaving nothing behind", async () => {
     await withTempDir(async (dir) => {
       expect(await provision(dir, "mini-wrong")).toMatchObject({ ok: false, status: "checksum" });
-      expect(await provision(dir, "mini", "/truncated")).toMatchObject({ ok: false, status: expect.stringMatching(/network|truncated/) });
+      expect(await provision(dir, "mini", "/truncated")).toMatchObject({
+        ok: false,
+        status: expect.stringMatching(/network|truncated/),
+      });
       expect(await provision(dir, "mini", "/short")).toMatchObject({ ok: false, status: "checksum" });
-      expect(await provision(dir, "mini", "/missing")).toMatchObject({ ok: false, status: "http_error", message: expect.stringContaining("404") });
+      expect(await provision(dir, "mini", "/missing")).toMatchObject({
+        ok: false,
+        status: "http_error",
+        message: expect.stringContaining("404"),
+      });
       expect(await provision(dir, "ggml-huge")).toMatchObject({ ok: false, status: "unknown_model" });
       expect(await readdir(join(dir, "models"))).toEqual([]);
     });

@@ -49,7 +49,13 @@ describeEachDatabase("speaker roles on transcript segments", (target) => {
 
   const job = (visitId: string) => ({ id: "test", data: { orgId: h.a.orgId, visitId } });
   const setSpeaker = (visitId: string, json: unknown, as: "clinician" | "admin" | "outsider" = "clinician") =>
-    call(h, speakerRoute, { method: "POST", path: `/api/visits/${visitId}/transcript/speaker`, params: { id: visitId }, json, as });
+    call(h, speakerRoute, {
+      method: "POST",
+      path: `/api/visits/${visitId}/transcript/speaker`,
+      params: { id: visitId },
+      json,
+      as,
+    });
   const segmentsOf = async (visitId: string) =>
     (await call(h, visitRoute, { method: "GET", path: `/api/visits/${visitId}`, params: { id: visitId }, as: "clinician" })).body
       .transcription.segments;
@@ -77,7 +83,9 @@ describeEachDatabase("speaker roles on transcript segments", (target) => {
       [2, "edit", "patient"],
     ]);
     const audit = await sql<{ actor_id: string; details: Record<string, unknown> }>`
-      select actor_id, details from public.audit_log where entity_id = ${id} and action = 'visit.transcript_edited'`.execute(h.db.kysely);
+      select actor_id, details from public.audit_log where entity_id = ${id} and action = 'visit.transcript_edited'`.execute(
+      h.db.kysely,
+    );
     expect(audit.rows).toEqual([
       {
         actor_id: h.a.users.clinician.id,
@@ -90,7 +98,10 @@ describeEachDatabase("speaker roles on transcript segments", (target) => {
     expect((await setSpeaker(id, { base_version: 1, segment: 0, speaker: "patient" })).status).toBe(409);
 
     // Re-run: the engine calls the second segment the clinician's again; the correction stays.
-    expect((await call(h, transcribeRoute, { method: "POST", path: `/api/visits/${id}/transcribe`, params: { id }, as: "clinician" })).status).toBe(202);
+    expect(
+      (await call(h, transcribeRoute, { method: "POST", path: `/api/visits/${id}/transcribe`, params: { id }, as: "clinician" }))
+        .status,
+    ).toBe(202);
     expect(await handleTranscribeVisit(job(id), { db: h.db, store: h.store, transcribe: engine.transcribe })).toBe("transcribed");
     const rerun = await segmentsOf(id);
     expect(rerun.map((s: { speaker: string }) => s.speaker)).toEqual(["clinician", "patient"]);

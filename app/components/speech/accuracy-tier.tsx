@@ -17,7 +17,9 @@ export function EngineAccuracyTiers({ engines }: { engines: readonly { id: strin
           <li
             key={engine.id}
             data-tier={tier}
-            className={tier === "embedded" ? "rounded-sm border border-warning bg-warning-soft px-2 py-1 font-medium text-fg" : undefined}
+            className={
+              tier === "embedded" ? "rounded-sm border border-warning bg-warning-soft px-2 py-1 font-medium text-fg" : undefined
+            }
           >
             <strong>{engine.id}</strong>: {t(`offlineEngine.tier.${tier}`)}
           </li>

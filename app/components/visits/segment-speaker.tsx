@@ -42,6 +42,14 @@ export function SegmentSpeaker({
         value={speaker ?? ""}
         disabled={fetcher.state !== "idle"}
         data-testid="segment-speaker-select"
+        // Inline beside the time, not the form layout's full-width field.
+        style={{
+          width: "auto",
+          display: "inline-block",
+          margin: "0 0.25rem",
+          padding: "0.1rem 2rem 0.1rem 0.5rem",
+          fontSize: "0.875rem",
+        }}
         onChange={(event) => {
           const value = event.currentTarget.value;
           if (!value) return;

@@ -64,12 +64,14 @@ export function createSpeechRegistry(env: SpeechEnv, options: SpeechRegistryOpti
   const orgModels = options.dataDir ? createOrgModelCache(join(options.dataDir, "speech", "org-models")) : undefined;
   for (const id of ids) {
     if (id === "pocketsphinx") {
-      engines.push(createPocketsphinxEngine({
+      engines.push(
+        createPocketsphinxEngine({
           languageModel: pocketsphinxModel(env.ASR_POCKETSPHINX_MODEL),
           orgModels,
           // Issue 26: an upload's windows are decoded on every core (transcribe-file.server.ts).
           maxConcurrent: availableParallelism(),
-        }),);
+        }),
+      );
     } else if (id === "whisper") {
       engines.push(
         createWhisperEngine({

@@ -109,7 +109,9 @@ async function transcribeInLanes(
   const results: (CachedWindow | undefined)[] = windows.map(() => undefined);
   let done = 0;
   const size = Math.ceil(windows.length / lanes);
-  const runs = Array.from({ length: lanes }, (_, lane) => windows.slice(lane * size, (lane + 1) * size)).filter((r) => r.length > 0);
+  const runs = Array.from({ length: lanes }, (_, lane) => windows.slice(lane * size, (lane + 1) * size)).filter(
+    (r) => r.length > 0,
+  );
   await Promise.all(
     runs.map(async (run, lane) => {
       const carry = { ...(options.carry ?? {}) };

@@ -91,4 +91,3 @@ async function withWav<T>(audioPath: string, fn: (wavPath: string) => Promise<T>
     await rm(scratch, { recursive: true, force: true });
   }
 }
-

@@ -52,7 +52,12 @@ export async function provisionWhisperModel(options: ProvisionOptions): Promise<
   }
   const target = join(options.modelsDir, known.file);
   // Already there and right: nothing to fetch (set-up run twice).
-  if (await stat(target).then((s) => s.isFile(), () => false)) {
+  if (
+    await stat(target).then(
+      (s) => s.isFile(),
+      () => false,
+    )
+  ) {
     if ((await sha1Of(target)) === known.sha1) return { ok: true, status: "present", path: target, sha1: known.sha1 };
   }
   try {
@@ -101,13 +106,18 @@ export async function provisionWhisperModel(options: ProvisionOptions): Promise<
     }
     const sha1 = hash.digest("hex");
     if (sha1 !== known.sha1) {
-      return { ok: false, status: "checksum", message: `SHA-1 ${sha1} is not the published ${known.sha1} (truncated or altered file)` };
+      return {
+        ok: false,
+        status: "checksum",
+        message: `SHA-1 ${sha1} is not the published ${known.sha1} (truncated or altered file)`,
+      };
     }
     await rename(partial, target);
     return { ok: true, status: "downloaded", path: target, sha1 };
   } catch (error) {
     if (why === "connect" || why === "idle" || why === "total") {
-      const limit = why === "connect" ? "no answer in time" : why === "idle" ? "the download stalled" : "the download took too long";
+      const limit =
+        why === "connect" ? "no answer in time" : why === "idle" ? "the download stalled" : "the download took too long";
       return { ok: false, status: "timeout", message: `${url}: ${limit}` };
     }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -1,7 +1,7 @@
 import type { TranscriptSegmentRow } from "#app/db/schema.ts";
-import type { SpeakerRole } from "#app/services/speech/diarise/speaker.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
+import type { SpeakerRole } from "#app/services/speech/diarise/speaker.ts";
 import { AppError } from "#app/utils/app-error.ts";
 import { checkVisitId, requireClinicalRole } from "./access.server.ts";
 import { transcriptAuditAction } from "./transcript-audit.server.ts";
@@ -44,7 +44,8 @@ export function setSegmentSpeaker(
       return { id: visit.id, version: base.version, unchanged: true };
     }
     const segments = base.segments.map(
-      (s, i): TranscriptSegmentRow => (i === args.change.segment ? { ...s, speaker: args.change.speaker, speaker_edited: true } : s),
+      (s, i): TranscriptSegmentRow =>
+        i === args.change.segment ? { ...s, speaker: args.change.speaker, speaker_edited: true } : s,
     );
     const version = await insertTranscriptVersion(trx, {
       orgId: visit.org_id,

@@ -40,7 +40,8 @@ function standardise(vectors: Float64Array[], weights: number[]): Float64Array[]
     for (let d = 0; d < dims; d++) mean[d] = (mean[d] as number) + ((v[d] as number) * (weights[i] as number)) / total;
   });
   vectors.forEach((v, i) => {
-    for (let d = 0; d < dims; d++) sd[d] = (sd[d] as number) + (((v[d] as number) - (mean[d] as number)) ** 2 * (weights[i] as number)) / total;
+    for (let d = 0; d < dims; d++)
+      sd[d] = (sd[d] as number) + (((v[d] as number) - (mean[d] as number)) ** 2 * (weights[i] as number)) / total;
   });
   return vectors.map((v) => Float64Array.from(v, (x, d) => (x - (mean[d] as number)) / Math.sqrt((sd[d] as number) + 1e-9)));
 }
@@ -79,10 +80,7 @@ function centroid(vectors: Float64Array[], weights: number[], members: boolean[]
  * each voiced segment a score: positive when nearer cluster A. Returns null when the recording
  * does not separate into two voices.
  */
-export function twoVoices(
-  evidence: readonly SegmentEvidence[],
-  minSeparation: number,
-): { side: (number | null)[] } | null {
+export function twoVoices(evidence: readonly SegmentEvidence[], minSeparation: number): { side: (number | null)[] } | null {
   const indexes = evidence.flatMap((e, i) => (e.voice ? [i] : []));
   if (indexes.length < 4) return null;
   const weights = indexes.map((i) => Math.min(evidence[i]?.duration ?? 0, 10));
@@ -103,7 +101,9 @@ export function twoVoices(
     members = next;
   }
   if (!a || !b) return null;
-  const within = vectors.reduce((sum, v, i) => sum + (members[i] ? dist2(v, a as Float64Array) : dist2(v, b as Float64Array)), 0) / vectors.length;
+  const within =
+    vectors.reduce((sum, v, i) => sum + (members[i] ? dist2(v, a as Float64Array) : dist2(v, b as Float64Array)), 0) /
+    vectors.length;
   if (dist2(a, b) / (within || 1) < minSeparation) return null;
   const side: (number | null)[] = evidence.map(() => null);
   indexes.forEach((segment, k) => {
@@ -119,7 +119,10 @@ export function twoVoices(
  * clinician; each segment then weighs its voice (nearer which cluster) against its own words.
  * Without two voices, the words decide alone; with no evidence at all, null.
  */
-export function assignRoles(evidence: readonly SegmentEvidence[], tuning: DiariseTuning = DEFAULT_TUNING): (SpeakerRole | null)[] {
+export function assignRoles(
+  evidence: readonly SegmentEvidence[],
+  tuning: DiariseTuning = DEFAULT_TUNING,
+): (SpeakerRole | null)[] {
   const cap = (x: number) => Math.max(-tuning.textCap, Math.min(tuning.textCap, x));
   const voices = twoVoices(evidence, tuning.minSeparation);
   let orientation = 0;

@@ -11,7 +11,10 @@ const FFT_SIZE = 512;
 const MEL_BANDS = 26;
 export const CEPSTRA = 12;
 
-const hamming = Float64Array.from({ length: FRAME_SAMPLES }, (_, i) => 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (FRAME_SAMPLES - 1)));
+const hamming = Float64Array.from(
+  { length: FRAME_SAMPLES },
+  (_, i) => 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (FRAME_SAMPLES - 1)),
+);
 
 const mel = (hz: number) => 2595 * Math.log10(1 + hz / 700);
 const hz = (m: number) => 700 * (10 ** (m / 2595) - 1);
@@ -27,7 +30,8 @@ const filters: { first: number; weights: Float64Array }[] = (() => {
     const first = Math.ceil(left);
     const last = Math.floor(right);
     const weights = new Float64Array(Math.max(0, last - first + 1));
-    for (let k = first; k <= last; k++) weights[k - first] = k <= centre ? (k - left) / (centre - left) : (right - k) / (right - centre);
+    for (let k = first; k <= last; k++)
+      weights[k - first] = k <= centre ? (k - left) / (centre - left) : (right - k) / (right - centre);
     return { first, weights };
   });
 })();
