@@ -7,6 +7,7 @@ import { normaliseAudio } from "./audio.server.ts";
 import { segmentConfidence } from "./confidence.ts";
 import { diariseSegments } from "./diarise/diarise.server.ts";
 import type { EngineRegistry } from "./engine.ts";
+import { SpeechError } from "./errors.ts";
 import { transcribeLongAudio, transcribeSettledWindows } from "./long-audio.server.ts";
 import type { OrgVocabulary } from "./org-vocab/model-cache.server.ts";
 
@@ -31,6 +32,8 @@ export function createTranscribePort(registry: EngineRegistry, vocabularies: Voc
         // Issue 26: an upload is decoded on every core (the embedded engine; Whisper threads itself).
         lanes: engine.id === "pocketsphinx" ? availableParallelism() : 1,
       });
+      // Issue 26: a recording with no words in it (silence, music only) fails with a reason, not an empty transcript.
+      if (result.text.trim() === "") throw new SpeechError("audio_no_speech", "no words were recognised in the recording");
       // Who said what, from the recording's voices and the words, whatever the engine (issue 26).
       const speakers = await diariseSegments(wavPath, result.segments);
       return {
