@@ -10,6 +10,7 @@ import type { EngineRegistry } from "./engine.ts";
 import { SpeechError } from "./errors.ts";
 import { transcribeLongAudio, transcribeSettledWindows } from "./long-audio.server.ts";
 import type { OrgVocabulary } from "./org-vocab/model-cache.server.ts";
+import { energyEnvelope, readWavInfo } from "./wav.server.ts";
 
 /**
  * The transcription job's port (issue 5 "Pipeline"): any accepted recording → 16 kHz mono WAV in a
@@ -22,6 +23,8 @@ export function createTranscribePort(registry: EngineRegistry, vocabularies: Voc
     const engine = registry.require(language);
     const vocabulary = await vocabularyOf(vocabularies, options.orgId);
     return withWav(audioPath, async (wavPath) => {
+      // Issue 26: digital silence is refused before any decoder runs.
+      if (await isSilent(wavPath)) throw new SpeechError("audio_no_speech", "the recording is silent");
       const result = await transcribeLongAudio(engine, wavPath, {
         language,
         signal: options.signal,
@@ -93,4 +96,15 @@ async function withWav<T>(audioPath: string, fn: (wavPath: string) => Promise<T>
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * No 10 ms frame louder than a mean amplitude of 64 (of 32,768: about −54 dBFS, below any room
+ * microphone's noise floor): nothing was recorded, so no engine could hear a word.
+ */
+const SILENCE_MEAN_AMPLITUDE = 64;
+
+async function isSilent(wavPath: string): Promise<boolean> {
+  const envelope = await energyEnvelope(wavPath, await readWavInfo(wavPath));
+  return envelope.every((frame) => frame < SILENCE_MEAN_AMPLITUDE);
 }
