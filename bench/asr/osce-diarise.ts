@@ -22,6 +22,8 @@ const { values: opts } = parseArgs({
     "voice-weight": { type: "string", default: String(DEFAULT_TUNING.voiceWeight) },
     "text-cap": { type: "string", default: String(DEFAULT_TUNING.textCap) },
     "min-separation": { type: "string", default: String(DEFAULT_TUNING.minSeparation) },
+    "neighbour-weight": { type: "string", default: String(DEFAULT_TUNING.neighbourWeight) },
+    "neighbour-gap": { type: "string", default: String(DEFAULT_TUNING.neighbourGap) },
   },
 });
 const ids = opts.set === "held-out" ? OSCE_HELD_OUT : OSCE_TUNING;
@@ -29,6 +31,8 @@ const tuning = {
   voiceWeight: Number(opts["voice-weight"]),
   textCap: Number(opts["text-cap"]),
   minSeparation: Number(opts["min-separation"]),
+  neighbourWeight: Number(opts["neighbour-weight"]),
+  neighbourGap: Number(opts["neighbour-gap"]),
 };
 let correct = 0;
 let wrong = 0;

@@ -11,6 +11,9 @@ export interface SegmentEvidence {
   duration: number;
   /** Clinician-versus-patient log odds from the words (roles.ts). */
   text: number;
+  /** Seconds in the recording, when known: close neighbours lend each other evidence. */
+  start?: number;
+  end?: number;
 }
 
 export interface DiariseTuning {
@@ -20,9 +23,18 @@ export interface DiariseTuning {
   textCap: number;
   /** Below this separation (between-cluster / within-cluster distance), one voice is assumed. */
   minSeparation: number;
+  /** Share of each neighbour's score (previous and next segment, under `neighbourGap` s apart) added to a segment's. */
+  neighbourWeight: number;
+  neighbourGap: number;
 }
 
-export const DEFAULT_TUNING: DiariseTuning = { voiceWeight: 1, textCap: 6, minSeparation: 0 };
+export const DEFAULT_TUNING: DiariseTuning = {
+  voiceWeight: 1,
+  textCap: 6,
+  minSeparation: 0,
+  neighbourWeight: 0,
+  neighbourGap: 1,
+};
 
 const dist2 = (a: Float64Array, b: Float64Array) => {
   let sum = 0;
@@ -134,10 +146,20 @@ export function assignRoles(
     });
   }
   const sign = orientation >= 0 ? 1 : -1;
-  return evidence.map((e, i) => {
+  const own = evidence.map((e, i) => {
     const side = voices?.side[i] ?? null;
-    const score = (side === null ? 0 : tuning.voiceWeight * sign * side) + cap(e.text);
-    if (score === 0) return null;
-    return score > 0 ? "clinician" : "patient";
+    return (side === null ? 0 : tuning.voiceWeight * sign * side) + cap(e.text);
+  });
+  // People speak in turns of several segments: a neighbour close in time is probably the same person.
+  const near = (a: SegmentEvidence | undefined, b: SegmentEvidence | undefined) =>
+    a?.end !== undefined && b?.start !== undefined && b.start - a.end < tuning.neighbourGap;
+  return own.map((score, i) => {
+    let total = score;
+    if (tuning.neighbourWeight > 0) {
+      if (near(evidence[i - 1], evidence[i])) total += tuning.neighbourWeight * (own[i - 1] ?? 0);
+      if (near(evidence[i], evidence[i + 1])) total += tuning.neighbourWeight * (own[i + 1] ?? 0);
+    }
+    if (total === 0) return null;
+    return total > 0 ? "clinician" : "patient";
   });
 }

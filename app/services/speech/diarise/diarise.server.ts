@@ -58,9 +58,15 @@ export async function diariseSegments(
   segments: readonly TimedText[],
   tuning: DiariseTuning = DEFAULT_TUNING,
 ): Promise<(SpeakerRole | null)[]> {
+  const evidence = await segmentEvidence(wavPath, segments);
+  return evidence ? assignRoles(evidence, tuning) : segments.map(() => null);
+}
+
+/** Each segment's voice vector and words' log odds; null when the WAV is not 16 kHz mono 16-bit. */
+export async function segmentEvidence(wavPath: string, segments: readonly TimedText[]): Promise<SegmentEvidence[] | null> {
   if (segments.length === 0) return [];
   const info = await readWavInfo(wavPath);
-  if (info.sampleRate !== SAMPLE_RATE || info.channels !== 1 || info.bitsPerSample !== 16) return segments.map(() => null);
+  if (info.sampleRate !== SAMPLE_RATE || info.channels !== 1 || info.bitsPerSample !== 16) return null;
   const handle = await open(wavPath, "r");
   const evidence: SegmentEvidence[] = [];
   try {
@@ -73,10 +79,16 @@ export async function diariseSegments(
         await handle.read(bytes, 0, bytes.length, info.dataOffset + from);
         voice = voiceVector(new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2));
       }
-      evidence.push({ voice, duration: Math.max(0, segment.end - segment.start), text: textRoleScore(roleModel, segment.text) });
+      evidence.push({
+        voice,
+        duration: Math.max(0, segment.end - segment.start),
+        text: textRoleScore(roleModel, segment.text),
+        start: segment.start,
+        end: segment.end,
+      });
     }
   } finally {
     await handle.close();
   }
-  return assignRoles(evidence, tuning);
+  return evidence;
 }
