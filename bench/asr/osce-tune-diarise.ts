@@ -57,7 +57,7 @@ function score(tuning: DiariseTuning): { rate: number; wrong: number; correct: n
 }
 
 const results: [string, ReturnType<typeof score>][] = [];
-for (const voiceWeight of [0, 0.5, 1, 2, 4])
+for (const voiceWeight of [0, 0.5, 1, 2, 4, 8, 24])
   for (const textCap of [2, 4, 6, 10])
     for (const neighbourWeight of [0, 0.5, 1])
       for (const neighbourGap of [0.5, 1, 2]) {

@@ -25,16 +25,31 @@ export function SegmentSpeaker({
   target?: SpeakerEditTarget;
 }) {
   const { t } = useTranslation("asr");
+  if (target) return <SpeakerPicker speaker={speaker} edited={edited} index={index} target={target} />;
+  return (
+    <span className="segment-speaker" data-speaker={speaker ?? "unknown"} data-testid="segment-speaker">
+      <StatusBadge tone={speaker === "clinician" ? "info" : "neutral"}>
+        {speaker ? t(`speakers.${speaker}`) : t("speakers.unknown")}
+      </StatusBadge>
+    </span>
+  );
+}
+
+/** The editable form: only where the page has a data router (the transcript view), never in a read-only render. */
+function SpeakerPicker({
+  speaker,
+  edited,
+  index,
+  target,
+}: {
+  speaker: SpeakerRole | null | undefined;
+  edited?: boolean;
+  index: number;
+  target: SpeakerEditTarget;
+}) {
+  const { t } = useTranslation("asr");
   const fetcher = useFetcher<{ code?: string }>();
-  const label = speaker ? t(`speakers.${speaker}`) : t("speakers.unknown");
   const failed = fetcher.state === "idle" && fetcher.data?.code !== undefined;
-  if (!target) {
-    return (
-      <span className="segment-speaker" data-speaker={speaker ?? "unknown"} data-testid="segment-speaker">
-        <StatusBadge tone={speaker === "clinician" ? "info" : "neutral"}>{label}</StatusBadge>
-      </span>
-    );
-  }
   return (
     <span className="segment-speaker" data-speaker={speaker ?? "unknown"} data-testid="segment-speaker">
       <select

@@ -120,7 +120,8 @@ export function twoVoices(evidence: readonly SegmentEvidence[], minSeparation: n
   const side: (number | null)[] = evidence.map(() => null);
   indexes.forEach((segment, k) => {
     const v = vectors[k] as Float64Array;
-    // Half the difference of squared distances over the within-cluster spread: ~ a log ratio.
+    // Half the difference of squared distances over the whole within-cluster spread (not per
+    // dimension: the 24 numbers are far from independent), so about ±1 for a typical segment.
     side[segment] = (dist2(v, b as Float64Array) - dist2(v, a as Float64Array)) / (2 * (within || 1));
   });
   return { side };
