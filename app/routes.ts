@@ -35,6 +35,7 @@ export default [
   route("api/visits/:id/audio/finish", "routes/resources/api-visit-audio-finish.ts"),
   route("api/visits/:id/audio", "routes/resources/api-visit-audio.ts"),
   route("api/visits/:id/transcript", "routes/resources/api-visit-transcript.ts"),
+  route("api/visits/:id/transcript/speaker", "routes/resources/api-visit-transcript-speaker.ts"),
   route("api/visits/:id/events", "routes/resources/api-visit-events.ts"),
   route("api/visits/:id/audio/file", "routes/resources/api-visit-audio-file.ts"),
   route("api/visits/:id/transcribe", "routes/resources/api-visit-transcribe.ts"),

@@ -5,12 +5,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 with_test=false
+with_whisper=true
+whisper_model=""
+expect_model=false
 for arg in "$@"; do
+  if $expect_model; then whisper_model="$arg"; expect_model=false; continue; fi
   case "$arg" in
     --test) with_test=true ;;
+    --no-whisper) with_whisper=false ;;
+    --whisper-model) expect_model=true ;;
+    --whisper-model=*) whisper_model="${arg#--whisper-model=}" ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
+if $expect_model; then echo "--whisper-model needs a model name (e.g. base, small, base.en)" >&2; exit 2; fi
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -42,3 +50,11 @@ if [ ${#apt_packages[@]} -gt 0 ]; then
 fi
 
 npm ci --no-audit --no-fund
+
+# Issue 26: a multilingual Whisper model (docs/speech.md "Whisper model"), checked against the
+# published SHA-1. Never fails set-up: without it the embedded engine is used, and this says so.
+if $with_whisper; then
+  node scripts/provision-whisper.ts ${whisper_model:+--model "$whisper_model"} || echo "Whisper model not installed; the embedded engine will be used."
+else
+  echo "Whisper model skipped (--no-whisper); the embedded engine will be used."
+fi

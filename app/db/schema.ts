@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { SpeakerRole } from "#app/services/speech/diarise/speaker.ts";
 
 /**
  * Kysely's view of the tables. Each migration that adds a table adds its interface here.
@@ -144,6 +145,10 @@ export interface TranscriptSegmentRow {
   text: string;
   /** Issue 15: the engine's 0–1 confidence per word of `text` (speech/confidence.ts), when it gives one. */
   confidence?: number[];
+  /** Issue 26: who said it (speech/diarise); absent or null when not known. */
+  speaker?: SpeakerRole | null;
+  /** Issue 26: a person set `speaker` by hand; a re-run keeps it. */
+  speaker_edited?: true;
 }
 
 export interface PatientsTable {

@@ -18,6 +18,10 @@ test("an owner sees the speech engines, their model and the sample WER, in en/fr
     await expect(page.getByRole("link", { name: t(lang, "org", "settingsTabs.speech") })).toBeVisible();
     await expect(page.locator('li[data-engine="pocketsphinx"]')).toContainText("en");
     await expect(page.getByTestId("model-pocketsphinx")).toHaveText("en-us-conversation");
+    // Issue 26: the engine's expected accuracy tier, a warning for the embedded one.
+    await expect(page.locator('[data-testid="engine-accuracy-tiers"] li[data-tier="embedded"]')).toContainText(
+      t(lang, "asr", "offlineEngine.tier.embedded"),
+    );
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 800 });
       const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();

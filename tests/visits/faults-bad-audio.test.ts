@@ -100,6 +100,23 @@ describeEachDatabase("fault: garbage and unsupported audio", (target) => {
     { name: "a video with no sound track", type: "audio/mp4", body: silentVideo },
   ];
 
+  // Issue 26: three seconds of silence decode to no words: a failure with its own translated reason.
+  it.skipIf(!hasFfmpeg)(
+    "a silent recording → the visit is failed as audio_no_speech, not an empty transcript",
+    async () => {
+      const { visitId } = await visitWithSibling();
+      const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "murmur-silence-")), "silence.wav");
+      execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono", "-t", "3", out]);
+      const file = Uint8Array.from(fs.readFileSync(out));
+      fs.rmSync(path.dirname(out), { recursive: true, force: true });
+      expect((await upload(visitId, file, "audio/wav")).status).toBe(200);
+      expect(await run(visitId)).toBe("failed");
+      const failed = (await getVisit(visitId)).body;
+      expect([failed.status, failed.failure.code, failed.transcription]).toEqual(["failed", "audio_no_speech", null]);
+    },
+    240_000,
+  );
+
   for (const c of cases) {
     it.skipIf(!hasFfmpeg)(
       `${c.name} → the visit is failed with the reason; the patient, its other visits and the file stay`,

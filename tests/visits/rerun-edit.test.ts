@@ -228,8 +228,8 @@ describeEachDatabase("transcript re-runs and edits", (target) => {
       [2, "edit", "edit", "Take one"],
     ]);
     expect(rows[1]?.segments).toEqual([
-      { start: 0, end: 1.5, text: "Take" },
-      { start: 1.5, end: 3, text: "one" },
+      { start: 0, end: 1.5, text: "Take", speaker: null },
+      { start: 1.5, end: 3, text: "one", speaker: null },
     ]);
 
     const page = await loadPage("clinician", id);
@@ -240,8 +240,8 @@ describeEachDatabase("transcript re-runs and edits", (target) => {
       engine: "fake",
       text: "take 1",
       segments: [
-        { start: 0, end: 1.5, text: "take" },
-        { start: 1.5, end: 3, text: "1" },
+        { start: 0, end: 1.5, text: "take", speaker: null },
+        { start: 1.5, end: 3, text: "1", speaker: null },
       ],
     });
     expect(page.transcript.canRerun).toBe(true);
@@ -272,20 +272,21 @@ describeEachDatabase("transcript re-runs and edits", (target) => {
     const id = await uploadedVisit(h);
     expect(await handleTranscribeVisit(job(id), deps(transcribe))).toBe("transcribed");
     expect((await versions(id))[0]?.segments).toEqual([
-      { start: 0, end: 1.5, text: "take lisinopril", confidence: [0.98, 0.31] },
-      { start: 1.5, end: 3, text: "daily", confidence: [0.9] },
+      { start: 0, end: 1.5, text: "take lisinopril", confidence: [0.98, 0.31], speaker: null },
+      { start: 1.5, end: 3, text: "daily", confidence: [0.9], speaker: null },
     ]);
     expect((await loadPage("clinician", id)).visit.transcription?.segments[0]).toEqual({
       start: 0,
       end: 1.5,
       text: "take lisinopril",
       confidence: [0.98, 0.31],
+      speaker: null,
     });
 
     expect((await edit("clinician", id, 1, ["take lisinopril", "twice daily"])).status).toBe(302);
     expect((await versions(id))[1]?.segments).toEqual([
-      { start: 0, end: 1.5, text: "take lisinopril", confidence: [0.98, 0.31] },
-      { start: 1.5, end: 3, text: "twice daily" },
+      { start: 0, end: 1.5, text: "take lisinopril", confidence: [0.98, 0.31], speaker: null },
+      { start: 1.5, end: 3, text: "twice daily", speaker: null },
     ]);
   });
 

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import type { TranscriptPanel as PanelData } from "#app/services/transcribing/page.server.ts";
 import type { VisitDetails } from "#app/services/visits/visits.server.ts";
+import { OfflineEngineNotice } from "./offline-engine-notice.tsx";
 import { TranscriptSegments } from "./transcript-segments.tsx";
 
 type Transcription = NonNullable<VisitDetails["transcription"]>;
@@ -47,6 +48,7 @@ export function TranscriptPanel({
           {t(edited ? "visits.version.edited" : "visits.version.label", { version: transcription.version })}
         </small>
       </p>
+      <OfflineEngineNotice engine={panel.original?.engine ?? transcription.engine} />
       {shownError ? (
         <p role="alert" data-code={shownError}>
           {t(`visits.errors.${shownError}`, { defaultValue: t("visits.errors.save_failed") })}
@@ -94,6 +96,7 @@ export function TranscriptPanel({
               audioUrl={audioUrl}
               onSeek={onSeek}
               testId="transcript-segments"
+              speakerEdit={{ visitId, version: transcription.version }}
             />
           ) : (
             <p data-testid="transcript-text" style={{ whiteSpace: "pre-line" }}>

@@ -2,6 +2,8 @@ import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { elapsedDateTime, formatElapsed } from "#app/components/recorder/format.ts";
 import { markedWords } from "#app/services/speech/confidence.ts";
+import type { SpeakerRole } from "#app/services/speech/diarise/speaker.ts";
+import { SegmentSpeaker, type SpeakerEditTarget } from "./segment-speaker.tsx";
 
 export interface Segment {
   start: number;
@@ -9,6 +11,9 @@ export interface Segment {
   text: string;
   /** Per-word engine confidence (issue 15): words below LOW_CONFIDENCE are marked for checking. */
   confidence?: number[];
+  /** Issue 26: who said it; null when not known. */
+  speaker?: SpeakerRole | null;
+  speaker_edited?: true;
 }
 
 /** The segment's text, its low-confidence words marked (dotted underline, tinted) with a tooltip and screen-reader hint. */
@@ -48,11 +53,14 @@ export function TranscriptSegments({
   audioUrl,
   onSeek,
   testId,
+  speakerEdit,
 }: {
   segments: readonly Segment[];
   audioUrl: string | null;
   onSeek: (seconds: number) => void;
   testId?: string;
+  /** Issue 26: segments of the newest version let the user fix who said them. */
+  speakerEdit?: SpeakerEditTarget;
 }) {
   const { t } = useTranslation("app");
   const { t: tAsr } = useTranslation("asr");
@@ -66,7 +74,7 @@ export function TranscriptSegments({
         </p>
       ) : null}
       <ol className="transcript-segments" data-testid={testId}>
-        {segments.map((segment) => {
+        {segments.map((segment, index) => {
           const time = <time dateTime={elapsedDateTime(segment.start * 1000)}>{formatElapsed(segment.start * 1000)}</time>;
           const seek = (event: MouseEvent<HTMLAnchorElement>) => {
             event.preventDefault();
@@ -86,6 +94,7 @@ export function TranscriptSegments({
               ) : (
                 time
               )}{" "}
+              <SegmentSpeaker speaker={segment.speaker} edited={segment.speaker_edited} index={index} target={speakerEdit} />{" "}
               <SegmentText segment={segment} hint={hint} />
             </li>
           );

@@ -4,10 +4,12 @@ import { pipeline } from "node:stream/promises";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { Database } from "#app/db/database.server.ts";
 import type { VisitLanguage, VisitStatus } from "#app/db/schema.ts";
+import type { SpeakerRole } from "#app/services/speech/diarise/speaker.ts";
 import type { WindowCache } from "#app/services/speech/window-cache.ts";
 import { BlobNotFoundError, type BlobStore } from "#app/services/storage/blob-store.ts";
 import { recordSystemAudit } from "#app/services/visits/system-audit.server.ts";
-import { insertTranscriptVersion } from "#app/services/visits/transcripts.server.ts";
+import { keepEditedSpeakers } from "#app/services/visits/transcript-speakers.server.ts";
+import { insertTranscriptVersion, latestTranscription } from "#app/services/visits/transcripts.server.ts";
 import { clearWindowCache, visitWindowCache } from "#app/services/visits/window-cache.server.ts";
 import type { Logger } from "#app/utils/logger.server.ts";
 import { TranscribeVisitPayloadSchema } from "./queues.ts";
@@ -15,7 +17,7 @@ import { TranscribeVisitPayloadSchema } from "./queues.ts";
 /** What a speech engine gives back (app/services/speech's TranscriptResult satisfies it). */
 export interface TranscriptionResult {
   text: string;
-  segments: readonly { start: number; end: number; text: string; confidence?: number[] }[];
+  segments: readonly { start: number; end: number; text: string; confidence?: number[]; speaker?: SpeakerRole | null }[];
   engine: string;
   model?: string | null;
 }
@@ -171,6 +173,18 @@ export async function handleTranscribeVisit(job: TranscribeJob, deps: Transcribe
     if (visit.audio_sha256 !== start.sha256) return "stale";
     // A re-run was asked for meanwhile: the next round's job writes the version it wants.
     if (visit.transcription_round !== start.round) return "stale";
+    // A re-run keeps who-said-what a person corrected on the transcript it replaces (issue 26).
+    const previous = await latestTranscription(trx, orgId, visitId);
+    const segments = keepEditedSpeakers(
+      result.segments.map((s) => ({
+        start: s.start,
+        end: s.end,
+        text: s.text,
+        speaker: s.speaker ?? null,
+        ...(s.confidence ? { confidence: s.confidence } : {}),
+      })),
+      previous?.segments ?? [],
+    );
     const version = await insertTranscriptVersion(trx, {
       orgId,
       visitId,
@@ -179,11 +193,7 @@ export async function handleTranscribeVisit(job: TranscribeJob, deps: Transcribe
       model: result.model ?? null,
       language: visit.language,
       text: result.text,
-      segments: result.segments.map((s) =>
-        s.confidence
-          ? { start: s.start, end: s.end, text: s.text, confidence: s.confidence }
-          : { start: s.start, end: s.end, text: s.text },
-      ),
+      segments,
       audioSha256: start.sha256,
       round: start.round,
       createdBy: null,

@@ -76,7 +76,7 @@ export interface TranscriptPiece {
   start: number;
   end: number;
   text: string;
-  /** "doctor" / "patient" / … when known (imported dialogues); ASR segments have none. */
+  /** "doctor" / "patient" / … when known (imported dialogues); ASR segments carry "clinician" / "patient" since issue 26. */
   speaker?: string;
   /** Per-word engine confidence (0–1, one per word of `text`) when the engine gave it (issue 15). */
   confidence?: number[];

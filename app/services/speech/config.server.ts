@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { createEngineRegistry, type EngineRegistry, type SpeechEngine } from "#app/services/speech/engine.ts";
@@ -63,7 +64,14 @@ export function createSpeechRegistry(env: SpeechEnv, options: SpeechRegistryOpti
   const orgModels = options.dataDir ? createOrgModelCache(join(options.dataDir, "speech", "org-models")) : undefined;
   for (const id of ids) {
     if (id === "pocketsphinx") {
-      engines.push(createPocketsphinxEngine({ languageModel: pocketsphinxModel(env.ASR_POCKETSPHINX_MODEL), orgModels }));
+      engines.push(
+        createPocketsphinxEngine({
+          languageModel: pocketsphinxModel(env.ASR_POCKETSPHINX_MODEL),
+          orgModels,
+          // Issue 26: an upload's windows are decoded on every core (transcribe-file.server.ts).
+          maxConcurrent: availableParallelism(),
+        }),
+      );
     } else if (id === "whisper") {
       engines.push(
         createWhisperEngine({

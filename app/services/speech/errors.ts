@@ -8,6 +8,7 @@ export type SpeechErrorCode =
   | "audio_unreadable"
   | "audio_empty"
   | "audio_too_long"
+  | "audio_no_speech"
   | "audio_tool_missing"
   | "no_engine_for_language"
   | "engine_unavailable"
@@ -25,6 +26,8 @@ const statusByCode: Record<SpeechErrorCode, number> = {
   audio_unreadable: 422,
   audio_empty: 422,
   audio_too_long: 413,
+  // Issue 26: silence (or sound no engine hears words in): retrying the same audio cannot help.
+  audio_no_speech: 422,
   audio_tool_missing: 503,
   no_engine_for_language: 422,
   engine_unavailable: 503,

@@ -21,6 +21,13 @@ export interface LongTranscribeOptions extends TranscribeOptions {
   onProgress?: (done: number) => void;
   /** Windows already decoded (while recording) are taken from here, and new ones stored. */
   cache?: WindowCache;
+  /**
+   * Issue 26: decode this many runs of consecutive windows at once (one decoder per core for an
+   * upload). Each run after the first starts by decoding the window before it, unkept, so the
+   * engine's carried state (pocketsphinx's cepstral mean) has settled as it would have in order.
+   * The engine's own limiter still bounds how many decoders run. Default 1: in order.
+   */
+  lanes?: number;
 }
 
 /**
@@ -46,6 +53,10 @@ export async function transcribeLongAudio(
     options.onProgress?.(1);
     return result;
   }
+  const lanes = Math.max(1, Math.min(options.lanes ?? 1, Math.floor(windows.length / 2)));
+  if (lanes > 1 && !(await startsInCache(engine, wavPath, windows, options))) {
+    return transcribeInLanes(engine, wavPath, windows, lanes, options);
+  }
   const merged: TranscriptSegment[] = [];
   let model: string | undefined;
   let engineId = engine.id;
@@ -62,6 +73,76 @@ export async function transcribeLongAudio(
     options.onProgress?.((window.index + 1) / windows.length);
   });
   return { text: merged.map((s) => s.text).join(" "), segments: merged, engine: engineId, model, language };
+}
+
+/**
+ * Whether the first window was decoded while recording: then the rest were too, in order, with
+ * the carried state, and decoding in lanes would miss their cache keys.
+ */
+async function startsInCache(
+  engine: SpeechEngine,
+  wavPath: string,
+  windows: readonly AudioWindow[],
+  options: LongTranscribeOptions,
+): Promise<boolean> {
+  const first = windows[0];
+  if (!options.cache || !first) return false;
+  const scratch = await mkdtemp(join(tmpdir(), "murmur-probe-"));
+  try {
+    const path = join(scratch, "window-0.wav");
+    await extractWavRange(wavPath, await readWavInfo(wavPath), first.start, first.end, path);
+    const key = await windowKey(path, engine.id, options.language, { ...(options.carry ?? {}) }, options.vocabulary?.version);
+    return (await options.cache.get(key)) !== null;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** transcribeLongAudio's parallel path: `lanes` runs of consecutive windows, merged in order. */
+async function transcribeInLanes(
+  engine: SpeechEngine,
+  wavPath: string,
+  windows: readonly AudioWindow[],
+  lanes: number,
+  options: LongTranscribeOptions,
+): Promise<TranscriptResult> {
+  const results: (CachedWindow | undefined)[] = windows.map(() => undefined);
+  let done = 0;
+  const size = Math.ceil(windows.length / lanes);
+  const runs = Array.from({ length: lanes }, (_, lane) => windows.slice(lane * size, (lane + 1) * size)).filter(
+    (r) => r.length > 0,
+  );
+  await Promise.all(
+    runs.map(async (run, lane) => {
+      const carry = { ...(options.carry ?? {}) };
+      const warmUp = lane > 0 ? windows[lane * size - 1] : undefined;
+      const laneWindows = warmUp ? [warmUp, ...run] : run;
+      await eachWindow(engine, wavPath, laneWindows, { ...options, carry }, (window, result) => {
+        if (window === warmUp) return;
+        results[window.index] = result;
+        done += 1;
+        options.onProgress?.(done / windows.length);
+      });
+    }),
+  );
+  const merged: TranscriptSegment[] = [];
+  let last: CachedWindow | undefined;
+  for (const window of windows) {
+    const result = results[window.index];
+    if (!result) throw new Error(`window ${window.index} was not decoded`);
+    last = result;
+    for (const segment of makeMonotonic(absoluteTrustedSegments(window, result.segments), merged.at(-1)?.end ?? 0)) {
+      merged.push(segment);
+      options.onSegment?.(segment);
+    }
+  }
+  return {
+    text: merged.map((s) => s.text).join(" "),
+    segments: merged,
+    engine: last?.engine ?? engine.id,
+    model: last?.model,
+    language: last?.language ?? options.language,
+  };
 }
 
 /**

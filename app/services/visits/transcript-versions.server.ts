@@ -60,9 +60,11 @@ function editedContent(base: TranscriptionView, edit: TranscriptEdit): { text: s
       .map((s, i): TranscriptSegmentRow => {
         const text = (texts[i] ?? "").replace(/\s+/g, " ").trim();
         // The engine's word confidences describe its words: an edited segment is the clinician's.
-        return s.confidence && text === s.text
-          ? { start: s.start, end: s.end, text, confidence: s.confidence }
-          : { start: s.start, end: s.end, text };
+        const row: TranscriptSegmentRow = { start: s.start, end: s.end, text, speaker: s.speaker ?? null };
+        if (s.confidence && text === s.text) row.confidence = s.confidence;
+        // Who said it does not change with a corrected word (issue 26).
+        if (s.speaker_edited) row.speaker_edited = true;
+        return row;
       })
       .filter((s) => s.text !== "");
     return { text: segments.map((s) => s.text).join(" "), segments };

@@ -4,6 +4,7 @@ import type { TranscriptionSource, TranscriptionStatus, TranscriptSegmentRow, Vi
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { validConfidence } from "#app/services/speech/confidence.ts";
+import { isSpeakerRole } from "#app/services/speech/diarise/speaker.ts";
 import { checkVisitId, requireClinicalRole } from "./access.server.ts";
 import { type TranscriptQuality, transcriptQuality } from "./transcript-quality.ts";
 import { loadVisit } from "./visit-rows.server.ts";
@@ -23,15 +24,21 @@ export interface TranscriptionView {
   created_at: string;
 }
 
-/** Only the fields the API promises (word confidences when they still fit the text), whatever an engine stored beside them. */
-function cleanSegments(segments: unknown): TranscriptSegmentRow[] {
+/**
+ * Only the fields the API promises (word confidences when they still fit the text), whatever an
+ * engine stored beside them. `speaker` is always there (null: not known; issue 26).
+ */
+export function cleanSegments(segments: unknown): TranscriptSegmentRow[] {
   if (!Array.isArray(segments)) return [];
   return segments.flatMap((s) => {
     if (typeof s !== "object" || s === null) return [];
-    const { start, end, text, confidence } = s as Record<string, unknown>;
+    const { start, end, text, confidence, speaker, speaker_edited } = s as Record<string, unknown>;
     if (typeof start !== "number" || typeof end !== "number" || typeof text !== "string") return [];
     const words = validConfidence(text, confidence);
-    return [words ? { start, end, text, confidence: words } : { start, end, text }];
+    const row: TranscriptSegmentRow = { start, end, text, speaker: isSpeakerRole(speaker) ? speaker : null };
+    if (words) row.confidence = words;
+    if (speaker_edited === true && isSpeakerRole(speaker)) row.speaker_edited = true;
+    return [row];
   });
 }
 

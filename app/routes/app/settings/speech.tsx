@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse } from "react-router";
 import { EngineReportTable } from "#app/components/diagnostics/engine-report.tsx";
+import { EngineAccuracyTiers } from "#app/components/speech/accuracy-tier.tsx";
 import { Section } from "#app/components/ui/page.tsx";
 import { runtimeContext } from "#app/runtime/context.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
@@ -23,6 +24,7 @@ export default function SpeechSettings({ loaderData }: Route.ComponentProps) {
   return (
     <div data-section="speech">
       <Section id="speech-engines" title={t("speechEngines.title")} description={t("speechEngines.intro")}>
+        <EngineAccuracyTiers engines={loaderData.engines} />
         <EngineReportTable engines={loaderData.engines} />
       </Section>
     </div>
