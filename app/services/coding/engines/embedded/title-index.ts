@@ -37,6 +37,8 @@ export interface Term {
   group: string;
   /** Learned-phrase terms: P(code | phrase) in training. */
   p?: number;
+  /** Learned-phrase terms: the phrase shares a naming word with the code's title (lexicon.ts). */
+  related?: boolean;
 }
 
 export interface TitleIndex {
