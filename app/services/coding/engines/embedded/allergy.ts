@@ -14,10 +14,7 @@ const ALLERGENS: Array<[RegExp, string]> = [
   ],
   [/\b(?:anesthe\w*|anaesthe\w*|lidocain\w*|novocain\w*)/g, "Z88.4"],
   [/\b(?:codein\w*|morphin\w*|opioid\w*|opiate?s?|opiace\w*|oxycodon\w*|hydrocodon\w*|tramadol|narcotic\w*)/g, "Z88.5"],
-  [
-    /\b(?:aspirin\w*|nsaids?|ains|aine|ibuprofen\w*|naproxen\w*|acetaminophen|paracetamol|analgesic\w*|analgesique\w*)/g,
-    "Z88.6",
-  ],
+  [/\b(?:aspirin\w*|nsaids?|ains|aine|ibuprofen\w*|naproxen\w*|acetaminophen|paracetamol|analgesic\w*|analgesique\w*)/g, "Z88.6"],
   [/\b(?:vaccin\w*|vacuna\w*)/g, "Z88.7"],
   [/\b(?:peanuts?|arachides?|cacahuetes?|cacahuates?|mani)\b/g, "Z91.010"],
   [/\b(?:shellfish|seafood|fruits de mer|crustaces?|mariscos?)\b/g, "Z91.013"],

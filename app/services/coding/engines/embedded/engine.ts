@@ -3,8 +3,8 @@ import type { CodeTable } from "../../codes/table.ts";
 import { CONFIDENCE_CUTOFF } from "../../cutoff.ts";
 import type { Evidence, EvidenceSource, MissingDetail, SuggestInput, Suggestion, SuggestionEngine } from "../../model.ts";
 import { stem, type Token, tokenize } from "../../text.ts";
-import { type Assertion, assertionOf, scopes } from "./context.ts";
 import { allergyStatement } from "./allergy.ts";
+import { type Assertion, assertionOf, scopes } from "./context.ts";
 import { phraseSpans } from "./phrases.ts";
 import { type CandidateStats, featureVector, probability, type RankerModel, tailFeatureVector } from "./ranker.ts";
 import { type RationaleNote, rationaleText } from "./rationale.ts";
@@ -212,8 +212,7 @@ export function createEmbeddedEngine(
     for (const f of found) for (let i = Math.min(...f.tokenIdx); i <= Math.max(...f.tokenIdx); i++) named.add(String(i));
     for (const p of spans) {
       const terms = learned.get(p.phrase) ?? [];
-      const explained =
-        terms.some((t) => t.related) || range(p.from, p.to).some((i) => named.has(String(i)));
+      const explained = terms.some((t) => t.related) || range(p.from, p.to).some((i) => named.has(String(i)));
       for (const term of terms) {
         if (!term.related && explained) continue;
         found.push({ term, tokenIdx: range(p.from, p.to), kind: "learned", tail: null });
