@@ -136,23 +136,32 @@ export class CodeTable {
       .map(([i, score]) => ({ entry: this.entries[i]!, score }));
   }
 
-  /** Titles with the most query words (each expanded as in wordSearch), at least half of them. */
+  /**
+   * Titles with the most informative query words when none has them all: each title scores the
+   * rarity (idf) of the query words it has; a main term among the query's words ("pneumonia" in
+   * "severe community acquired pneumonia") brings its index default first (synonyms.ts).
+   */
   private partialSearch(qs: string[], limit: number): Array<{ i: number; score: number }> {
-    const counts = new Map<number, number>();
+    const scores = new Map<number, number>();
+    const n = this.entries.length;
     for (const w of qs) {
       const hit = new Set<number>();
       for (const [v, weight] of this.expand(w, false)) {
-        for (const i of this.postings.get(v) ?? []) if (!hit.has(i) && weight >= 0.6) hit.add(i);
+        for (const i of this.postings.get(v) ?? []) if (weight >= 0.6) hit.add(i);
       }
-      // Very common words ("of", "right") alone do not make a partial match.
-      if (hit.size > 20000) continue;
-      for (const i of hit) counts.set(i, (counts.get(i) ?? 0) + 1);
+      if (hit.size === 0) continue;
+      const idf = Math.log(n / hit.size);
+      for (const i of hit) scores.set(i, (scores.get(i) ?? 0) + idf);
     }
-    const most = Math.max(0, ...counts.values());
-    if (most < Math.ceil(qs.length / 2)) return [];
-    return [...counts]
-      .filter(([, n]) => n === most)
-      .map(([i, n]) => ({ i, score: n - this.titleWordCount[i]! * 0.01 + (this.entries[i]!.billable ? 0.005 : 0) }))
+    for (let a = 0; a < qs.length; a++) {
+      for (let b = a + 1; b <= Math.min(qs.length, a + 4); b++) {
+        const main = MAIN_TERM_CODES.get(qs.slice(a, b).join(" "));
+        const at = main ? this.position.get(codeKey(main)) : undefined;
+        if (at !== undefined) scores.set(at, (scores.get(at) ?? 0) + 1000);
+      }
+    }
+    return [...scores]
+      .map(([i, s]) => ({ i, score: s / 1000 - this.titleWordCount[i]! * 0.01 + (this.entries[i]!.billable ? 0.005 : 0) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, limit);
   }

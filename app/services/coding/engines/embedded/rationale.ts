@@ -53,7 +53,8 @@ export function rationaleText(input: RationaleInput): string {
   const head = fill(t.says, { where, quotes, code: input.code, title: input.title });
   const details: string[] = [];
   for (const note of input.notes) {
-    if (note === "category" && input.category) details.push(fill(t.category, input.category));
+    if (note === "category" && input.category)
+      details.push(fill(t.category, { category: input.category.code, title: input.category.title }));
     else if (note !== "category") details.push(t[note]);
   }
   const undocumented = undocumentedDetail(input.title);
