@@ -40,6 +40,11 @@ export class InclusionIndex {
     );
   }
 
+  /** Terms whose code is still billable in FY2026: [term, code key]. */
+  currentTerms(): Array<[string, string]> {
+    return this.terms.filter(([, , status]) => status === "").map(([term, key]) => [term, key]);
+  }
+
   get size(): number {
     return this.terms.length;
   }
