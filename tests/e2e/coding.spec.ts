@@ -42,6 +42,13 @@ test("code a signed note in French at 360 px: accept, reject, add, export CSV an
   const panel = page.getByTestId("coding-panel");
   await expect(panel.locator("h3")).toHaveText(t("fr", "coding", "panel.title"));
   await expect(page.getByTestId("coding-status")).toHaveText(t("fr", "coding", "status.open"));
+  // ADR 43: suggestions below the confidence cut-off wait behind "show more", in the page's language.
+  const more = page.getByTestId("coding-show-more");
+  if ((await more.count()) > 0) {
+    await expect(more).toHaveText(/^Afficher \d+ de plus sous le seuil de confiance$/);
+    await more.click();
+    await expect(more).toHaveText(t("fr", "coding", "cutoff.showLess"));
+  }
   const cough = page.getByTestId("coding-line-R05.9");
   await expect(cough).toBeVisible();
 
