@@ -426,7 +426,8 @@ export function createEmbeddedEngine(
           a.order - b.order,
       );
       const lead = shown[0] ?? first;
-      const quotes = [...new Set(shown.slice(0, 3).map((m) => m.evidence.quote))];
+      // Each wording once ("Cough" and "cough" are one quote).
+      const quotes = [...new Map(shown.slice(0, 3).map((m) => [m.evidence.quote.toLowerCase(), m.evidence.quote])).values()];
       const notes: RationaleNote[] = [];
       if (e.note === "history" || e.note === "family") notes.push(e.note);
       if (lead.kind === "allergy") notes.push("allergy");
