@@ -160,6 +160,14 @@ describe("search like a coder's index", () => {
     expect(inclusionIndex().size).toBe(11_612);
   });
 
+  it("the engine matches inclusion terms of codes still billable, and its rationale names the term", () => {
+    const r61 = suggest("Assessment\nNight sweats for a month.").find((s) => s.code === "R61");
+    expect(r61?.rationale).toBe(
+      "Assessment says 'Night sweats' → R61 Generalized hyperhidrosis (Tabular List inclusion term 'Night sweats')",
+    );
+    expect(r61?.above_cutoff).toBe(true);
+  });
+
   it("never answers nothing for a phrase naming a billable condition (the closest titles instead)", () => {
     for (const q of ["pneumonia of the left lower lobe xyz", "right distal radius fracture"]) {
       expect(codes(q).length, q).toBeGreaterThan(0);

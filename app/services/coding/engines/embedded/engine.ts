@@ -46,6 +46,8 @@ interface Mention {
   section: SectionSpan | null;
   /** A learned phrase that shares no naming word with the code's title (a coders' synonym). */
   unrelated: boolean;
+  /** Matched through this Tabular List inclusion term rather than the code's title. */
+  inclusionTerm?: string;
   /** Category backoff: the category standing for the code. */
   category?: { code: string; title: string };
 }
@@ -276,6 +278,7 @@ export function createEmbeddedEngine(
         section: s.section,
         unrelated: isLearned && term.related === false,
         ...(cat ? { category: { code: cat.code, title: cat.title } } : {}),
+        ...(term.inclusionTerm ? { inclusionTerm: term.inclusionTerm } : {}),
       });
     }
   }
@@ -435,6 +438,7 @@ export function createEmbeddedEngine(
       else if (lead.tail === "weak") notes.push("weak");
       else if (lead.tail === "subsumed") notes.push("subsumed");
       else if (lead.unrelated) notes.push("learned");
+      else if (lead.inclusionTerm) notes.push("inclusion");
       const confidence = Math.round(Math.min(0.99, Math.max(0.01, e.probability)) * 100) / 100;
       return {
         system: "icd10cm",
@@ -453,6 +457,7 @@ export function createEmbeddedEngine(
           notes,
           missing,
           ...(lead.category ? { category: lead.category } : {}),
+          ...(lead.inclusionTerm ? { inclusionTerm: lead.inclusionTerm } : {}),
         }),
         ...(missing.length > 0 ? { missing } : {}),
       };

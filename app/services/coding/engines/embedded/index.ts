@@ -37,7 +37,7 @@ export function embeddedEngine(options: EmbeddedEngineFactoryOptions = {}) {
     ...table.entries.filter((e) => e.billable),
     ...inclusionIndex()
       .currentTerms()
-      .map(([term, key]) => ({ key, title: term })),
+      .map(([term, key]) => ({ key, title: term, inclusionTerm: true })),
   ]);
   if (options.withLexicon === false) return createEmbeddedEngine(table, titleIndex, options);
   if (options.lexicon || options.learnedWeight !== undefined) {

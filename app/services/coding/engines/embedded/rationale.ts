@@ -17,7 +17,7 @@ function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k] ?? "");
 }
 
-export type RationaleNote = "history" | "family" | "allergy" | "learned" | "weak" | "subsumed" | "category";
+export type RationaleNote = "history" | "family" | "allergy" | "learned" | "weak" | "subsumed" | "category" | "inclusion";
 
 export interface RationaleInput {
   language: RationaleLanguage;
@@ -31,6 +31,8 @@ export interface RationaleInput {
   missing: MissingDetail[];
   /** category backoff: the category's code and title. */
   category?: { code: string; title: string };
+  /** inclusion: the Tabular List inclusion term matched. */
+  inclusionTerm?: string;
 }
 
 /**
@@ -55,6 +57,7 @@ export function rationaleText(input: RationaleInput): string {
   for (const note of input.notes) {
     if (note === "category" && input.category)
       details.push(fill(t.category, { category: input.category.code, title: input.category.title }));
+    else if (note === "inclusion") details.push(fill(t.inclusion, { term: input.inclusionTerm ?? "" }));
     else if (note !== "category") details.push(t[note]);
   }
   const undocumented = undocumentedDetail(input.title);
