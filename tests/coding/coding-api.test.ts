@@ -53,7 +53,10 @@ describeEachDatabase("coding API", (target) => {
       );
       for (const e of s.evidence) expect(text.slice(e.start, e.end)).toBe(e.quote);
       expect(s.evidence[0].source).toBe("text");
+      // ADR 43: every suggestion says whether it is above the confidence cut-off.
+      expect(typeof s.above_cutoff).toBe("boolean");
     }
+    expect(res.body.suggestions.find((s: { code: string }) => s.code === "I10")?.above_cutoff).toBe(true);
   });
 
   it("POST /api/coding/suggest returns the ranked list, cut by limit and min_confidence", async () => {

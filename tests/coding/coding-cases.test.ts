@@ -106,7 +106,8 @@ describeEachDatabase("coding cases", (target) => {
     const proc = done.body.lines.find((l: { code: string }) => l.code === "G0008");
     const edited = await patch({
       operations: [
-        { op: "edit", line_id: first?.id, code: "I10" === first?.code ? "I15.0" : "I10" },
+        // A code no other line holds (the Assessment's code now leads, ADR 43; I10 is another line).
+        { op: "edit", line_id: first?.id, code: first?.code === "I15.0" ? "I15.1" : "I15.0" },
         { op: "update", line_id: proc.id, modifiers: ["25"], units: 2, pointers: [added.position] },
       ],
     });

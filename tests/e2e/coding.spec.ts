@@ -44,6 +44,19 @@ test("code a signed note in French at 360 px: accept, reject, add, export CSV an
   const panel = page.getByTestId("coding-panel");
   await expect(panel.locator("h3")).toHaveText(t("fr", "coding", "panel.title"));
   await expect(page.getByTestId("coding-status")).toHaveText(t("fr", "coding", "status.open"));
+  // ADR 43: suggestions below the confidence cut-off wait behind "show more", in the page's language.
+  const more = page.getByTestId("coding-show-more");
+  // The note's Assessment only says "Likely acute bronchitis" (uncertain: not coded), so the cough
+  // (confidence ≈ 0.2) waits below the cut-off while hypertension is shown.
+  await expect(page.getByTestId("coding-line-I10")).toBeVisible();
+  await expect(page.getByTestId("coding-line-R05.9")).toHaveCount(0);
+  await expect(more).toHaveText(/^Afficher \d+ de plus sous le seuil de confiance$/);
+  await more.click();
+  await expect(more).toHaveText(t("fr", "coding", "cutoff.showLess"));
+  // Imported here rather than at the top: keeps this spec's import block as on main (merge-friendly).
+  const { axeViolations } = await import("./axe.ts");
+  expect(await axeViolations(page)).toEqual([]);
+  await panel.screenshot({ path: test.info().outputPath("coding-panel-360.png") });
   const cough = page.getByTestId("coding-line-R05.9");
   await expect(cough).toBeVisible();
 

@@ -6,6 +6,10 @@ interface Result {
   code: string;
   description: string;
   billable: boolean;
+  /** An ICD-10-CM Tabular List inclusion term matched (ADR 43), and its code's change since FY2021. */
+  matched_term?: string;
+  term_code?: string;
+  term_status?: "split" | "retired" | "header";
 }
 
 /** Add a code by search (GET /api/codes/search): typing searches, a billable result adds a line. */
@@ -81,6 +85,13 @@ export function CodeSearch({
               >
                 <strong>{r.code}</strong> {r.description}
                 {r.billable ? null : <small> — {t("search.header")}</small>}
+                {r.matched_term ? (
+                  <small className="coding-index-term">
+                    {" "}
+                    — {t("indexTerm.term", { term: r.matched_term })}
+                    {r.term_status && r.term_code ? ` (${t(`indexTerm.${r.term_status}`, { code: r.term_code })})` : null}
+                  </small>
+                ) : null}
               </button>
             </li>
           ))}

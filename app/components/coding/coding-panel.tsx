@@ -21,6 +21,7 @@ export function CodingPanel({ orgId, noteId }: { orgId: string; noteId: string }
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
+  const [showBelow, setShowBelow] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -65,6 +66,23 @@ export function CodingPanel({ orgId, noteId }: { orgId: string; noteId: string }
   const selectedLine = kase.lines.find((l) => l.id === selected) ?? null;
   const suggestionOf = (code: string) => kase.suggestions.find((s) => s.code === code);
   const exported = kase.status === "exported";
+  // Few codes first (ADR 43): an engine suggestion still undecided and below the confidence cut-off
+  // waits behind "show more"; decided, edited and hand-added lines are always shown.
+  const below = (line: (typeof kase.lines)[number]) =>
+    line.state === "suggested" && line.origin === "engine" && suggestionOf(line.code)?.above_cutoff === false;
+  const belowCount = kase.lines.filter(below).length;
+  const visible = kase.lines.filter((l) => showBelow || !below(l) || l.id === selected);
+  const renderLine = (line: (typeof kase.lines)[number]) => (
+    <CodingLine
+      key={`${line.id}-${line.code}-${line.state}`}
+      line={line}
+      suggestion={suggestionOf(line.code)}
+      selected={line.id === selected}
+      readOnly={exported || busy}
+      onSelect={() => setSelected(line.id === selected ? null : line.id)}
+      onOperation={operate}
+    />
+  );
   return (
     <section className="coding-panel" aria-label={t("panel.title")} data-testid="coding-panel" data-case-status={kase.status}>
       <header className="coding-line-head">
@@ -80,19 +98,24 @@ export function CodingPanel({ orgId, noteId }: { orgId: string; noteId: string }
       ) : null}
       {error ? <ErrorLine code={error} /> : null}
       {kase.lines.length === 0 ? <p>{t("panel.empty")}</p> : null}
-      <ul className="coding-lines" aria-busy={busy}>
-        {kase.lines.map((line) => (
-          <CodingLine
-            key={`${line.id}-${line.code}-${line.state}`}
-            line={line}
-            suggestion={suggestionOf(line.code)}
-            selected={line.id === selected}
-            readOnly={exported || busy}
-            onSelect={() => setSelected(line.id === selected ? null : line.id)}
-            onOperation={operate}
-          />
-        ))}
+      <ul className="coding-lines" aria-busy={busy} id={`coding-lines-${kase.id}`}>
+        {visible.map(renderLine)}
       </ul>
+      {belowCount > 0 ? (
+        <div className="coding-more">
+          <button
+            type="button"
+            className="secondary outline"
+            aria-expanded={showBelow}
+            aria-controls={`coding-lines-${kase.id}`}
+            onClick={() => setShowBelow(!showBelow)}
+            data-testid="coding-show-more"
+          >
+            {showBelow ? t("cutoff.showLess") : t("cutoff.showMore", { count: belowCount })}
+          </button>
+          {showBelow ? <small>{t("cutoff.belowHint")}</small> : null}
+        </div>
+      ) : null}
       <details open={selectedLine !== null}>
         <summary>{t("panel.evidence")}</summary>
         <small>{t("panel.evidenceHint")}</small>

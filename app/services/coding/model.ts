@@ -20,6 +20,11 @@ export interface Suggestion {
   /** Always the table's official title, never the engine's wording. */
   description: string;
   confidence: number;
+  /**
+   * Whether the suggestion is among the few shown first (cutoff.ts, ADR 43): confidence at or above
+   * the cut-off, or stated in the note's Assessment/Plan; at most 15 per system. The API always sets it.
+   */
+  above_cutoff?: boolean;
   evidence: Evidence[];
   rationale: string;
   /** Details to confirm; the code chosen is the one the text supports (unspecified side, initial encounter). */

@@ -2,6 +2,7 @@ import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole, requireRol
 import { CODING_ROLES } from "./access.server.ts";
 import { procedureSuggestions } from "./cases/cases.server.ts";
 import type { CodeSystem } from "./codes/table.ts";
+import { applyCutoff } from "./cutoff.ts";
 import type { CodingEngineEnv } from "./engines/registry.server.ts";
 import { codingEngine } from "./engines/registry.server.ts";
 import { activeOrgCodes } from "./import/org-codes.server.ts";
@@ -15,7 +16,7 @@ import type { Suggestion } from "./model.ts";
 export async function suggestForText(
   args: OrgServiceArgs & { orgId: string; env: CodingEngineEnv },
   input: { text: string; language: "en" | "fr" | "es"; systems: CodeSystem[]; limit?: number; minConfidence?: number },
-): Promise<{ suggestions: Suggestion[] }> {
+): Promise<{ suggestions: Array<Suggestion & { above_cutoff: boolean }> }> {
   checkOrgId(args.orgId);
   const procedures = await asActor(args, args.orgId, async (trx) => {
     requireRole(await requireMemberRole(trx, args.orgId, args.actor.userId), CODING_ROLES);
@@ -30,5 +31,6 @@ export async function suggestForText(
   const suggestions = (await codingEngine(args.env).suggest({ sources, language: input.language, systems: input.systems }))
     .filter((s) => s.confidence >= (input.minConfidence ?? 0))
     .slice(0, input.limit);
-  return { suggestions: [...suggestions, ...procedureSuggestions(procedures, sources)] };
+  // Every suggestion says whether it is above the confidence cut-off (ADR 43; at most 15 per system).
+  return { suggestions: applyCutoff([...suggestions, ...procedureSuggestions(procedures, sources)]) };
 }

@@ -7,6 +7,7 @@ import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { CODING_READ_ROLES, CODING_ROLES } from "../access.server.ts";
 import { hcpcsTable, icd10cmTable } from "../codes/registry.server.ts";
 import type { CodeTable } from "../codes/table.ts";
+import { applyCutoff } from "../cutoff.ts";
 import { type CodingEngineEnv, codingEngine } from "../engines/registry.server.ts";
 import { activeOrgCodes } from "../import/org-codes.server.ts";
 import type { Suggestion } from "../model.ts";
@@ -142,11 +143,11 @@ export async function openCaseForNote(args: CaseArgs & { noteId: string; env: Co
   const stale = !existing || existing.note_version !== snapshot.version || existing.note_id !== snapshot.note.id;
   const sources = [{ source: "note" as const, text }];
   const suggestions = stale
-    ? [
+    ? applyCutoff([
         // Confident suggestions only: the tail of weak candidates would drown the page (the coder adds by search).
         ...(await engine.suggest({ sources, language: snapshot.note.language, systems: ["icd10cm"], tail: false })),
         ...procedureSuggestions(snapshot.procedures, sources),
-      ]
+      ])
     : [];
   return asActor(args, args.orgId, async (trx) => {
     let row = await trx

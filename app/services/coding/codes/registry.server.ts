@@ -1,3 +1,4 @@
+import { type InclusionFile, InclusionIndex } from "./inclusion.ts";
 import { type HcpcsFile, type Icd10cmFile, readCodeSetFile } from "./load.server.ts";
 import { type CodeEntry, CodeTable, displayCode } from "./table.ts";
 
@@ -26,6 +27,14 @@ export function icd10cmData(): { table: CodeTable; file: Icd10cmFile } {
 
 export function icd10cmTable(): CodeTable {
   return icd10cmData().table;
+}
+
+let inclusion: InclusionIndex | null = null;
+
+/** The Tabular List inclusion terms (FY2021, resolved to FY2026 codes) as a search index. */
+export function inclusionIndex(): InclusionIndex {
+  inclusion ??= new InclusionIndex(readCodeSetFile<InclusionFile>("icd10cm-inclusion-fy2021.json.gz"), icd10cmTable());
+  return inclusion;
 }
 
 export function hcpcsTable(): CodeTable {

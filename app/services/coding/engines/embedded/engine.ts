@@ -1,16 +1,23 @@
 import { expandAbbreviation } from "../../abbreviations.ts";
 import type { CodeTable } from "../../codes/table.ts";
+import { CONFIDENCE_CUTOFF } from "../../cutoff.ts";
 import type { Evidence, EvidenceSource, MissingDetail, SuggestInput, Suggestion, SuggestionEngine } from "../../model.ts";
 import { stem, type Token, tokenize } from "../../text.ts";
+import { allergyStatement } from "./allergy.ts";
 import { type Assertion, assertionOf, scopes } from "./context.ts";
 import { phraseSpans } from "./phrases.ts";
 import { type CandidateStats, featureVector, probability, type RankerModel, tailFeatureVector } from "./ranker.ts";
+import { type RationaleNote, rationaleText } from "./rationale.ts";
 import { excludes1, historyCode } from "./rules.ts";
+import { type SectionSpan, sectionAt, sectionSpans } from "./sections.ts";
 import type { Term, TitleIndex } from "./title-index.ts";
 
 // The embedded engine (default, offline, deterministic): title and learned-phrase matching per
 // sentence, assertion status from cue words, detail selection among sibling codes, then ranking
 // (docs/coding.md "Embedded engine").
+
+/** Match strength of an allergen in an allergy statement: that of a typical two-to-three-word title. */
+const ALLERGY_SCORE = 15;
 
 /** Words this common in titles do not open candidates on their own (a rarer word must match too). */
 const MAX_POSTINGS = 6000;
@@ -25,17 +32,24 @@ export type TailKind = "subsumed" | "weak" | "category";
 interface Mention {
   key: string;
   tail: TailKind | null;
-  kind: "title" | "learned" | "category";
+  kind: "title" | "learned" | "category" | "allergy";
   score: number;
   evidence: Evidence;
   assertion: Assertion;
   missing: MissingDetail[];
   order: number;
-  matched: string;
   learned: boolean;
   /** P(code | phrase) of a learned-phrase match; 0 for a title match. */
   p: number;
   titleWords: number;
+  /** The note section the mention is in (null: none, or a text without headers). */
+  section: SectionSpan | null;
+  /** A learned phrase that shares no naming word with the code's title (a coders' synonym). */
+  unrelated: boolean;
+  /** Matched through this Tabular List inclusion term rather than the code's title. */
+  inclusionTerm?: string;
+  /** Category backoff: the category standing for the code. */
+  category?: { code: string; title: string };
 }
 
 /** What the learned ranking needs beside the lexicon: the ranker and each code's training frequency. */
@@ -63,10 +77,22 @@ interface Sentence {
   text: string;
   start: number;
   end: number;
+  section: SectionSpan | null;
 }
 
 function sentences(source: EvidenceSource, text: string): Sentence[] {
-  const out: Sentence[] = [];
+  const heads = sectionSpans(text);
+  // A section title is never coded: a sentence starting inside one starts after it.
+  return sentenceSpans(source, text).flatMap((s) => {
+    const head = heads.find((h) => h.start <= s.start && h.body > s.start);
+    const start = head ? Math.max(s.start, head.body) : s.start;
+    if (start >= s.end || text.slice(start, s.end).trim() === "") return [];
+    return [{ ...s, start, section: sectionAt(heads, s.start) }];
+  });
+}
+
+function sentenceSpans(source: EvidenceSource, text: string): Array<Omit<Sentence, "section">> {
+  const out: Array<Omit<Sentence, "section">> = [];
   let start = 0;
   // Split after ". " / "? " / newline; a dot inside a number (40.2) or abbreviation (T.A:) does not end a sentence.
   const boundary = /(?<=[.!?])\s+|\n+/g;
@@ -88,6 +114,8 @@ export interface Candidate {
   stats: CandidateStats;
   /** No confident match: ranked after every confident candidate, by the tail ranker. */
   tail: boolean;
+  /** Stated in the note's Assessment or Plan (or Diagnosis, Impression…): ranked above incidental mentions. */
+  assessmentPlan: boolean;
 }
 
 export interface EmbeddedEngineOptions {
@@ -150,10 +178,45 @@ export function createEmbeddedEngine(
       }
       p.push(i);
     });
+    // An allergy statement codes its allergens' allergy status (Z88.0 for penicillin) and nothing
+    // else: "rash" in "penicillin (rash)" is the reaction on record, not a rash today.
+    const allergens = allergyStatement(s.text.slice(s.start, s.end), s.section?.kind === "allergies");
+    if (allergens) {
+      for (const a of allergens) {
+        const entry = table.get(a.code);
+        if (!entry?.billable) continue;
+        const start = s.start + a.start;
+        const end = s.start + a.end;
+        mentions.push({
+          tail: null,
+          kind: "allergy",
+          learned: false,
+          p: 0,
+          titleWords: 3,
+          key: entry.key,
+          score: ALLERGY_SCORE,
+          evidence: { source: s.source, start, end, quote: s.text.slice(start, end) },
+          assertion: "present",
+          missing: [],
+          order,
+          section: s.section,
+          unrelated: false,
+        });
+      }
+      return;
+    }
     const found = titleMatches(index, positions, "title", null);
     const spans = phraseSpans(tokens);
+    // A phrase that names a code by its own words (a title match, or a learned pair sharing a title
+    // word) is explained by it: codes that merely co-occurred with the phrase in training do not
+    // ride on it ("community acquired pneumonia" is J18.9, never B20 or D64.9; ADR 43).
+    const named = new Set<string>();
+    for (const f of found) for (let i = Math.min(...f.tokenIdx); i <= Math.max(...f.tokenIdx); i++) named.add(String(i));
     for (const p of spans) {
-      for (const term of learned.get(p.phrase) ?? []) {
+      const terms = learned.get(p.phrase) ?? [];
+      const explained = terms.some((t) => t.related) || range(p.from, p.to).some((i) => named.has(String(i)));
+      for (const term of terms) {
+        if (!term.related && explained) continue;
         found.push({ term, tokenIdx: range(p.from, p.to), kind: "learned", tail: null });
       }
     }
@@ -212,11 +275,10 @@ export function createEmbeddedEngine(
         assertion: assertionOf(matchedTokens, scopeList),
         missing,
         order,
-        matched: cat
-          ? `category ${cat.code} '${cat.title}', its code most used in training`
-          : isLearned
-            ? `${f.tail === "weak" ? "weakly associated " : ""}learned phrase '${term.required.join(" ")}'`
-            : `${term.required.join(" ")}${f.tail === "subsumed" ? ", part of a longer match" : ""}`,
+        section: s.section,
+        unrelated: isLearned && term.related === false,
+        ...(cat ? { category: { code: cat.code, title: cat.title } } : {}),
+        ...(term.inclusionTerm ? { inclusionTerm: term.inclusionTerm } : {}),
       });
     }
   }
@@ -255,6 +317,7 @@ export function createEmbeddedEngine(
         first: m.order,
         note,
         tail: m.tail !== null,
+        assessmentPlan: false,
         stats: {
           titleScore: 0,
           learnedScore: 0,
@@ -282,6 +345,9 @@ export function createEmbeddedEngine(
       entry.stats.maxP = Math.max(entry.stats.maxP, m.p);
       entry.stats.titleWords = Math.max(entry.stats.titleWords, m.titleWords);
       entry.stats.mentions++;
+      // Only a mention that names the code by its own words: a coders' synonym learned from
+      // co-occurrence ("amoxicillin" in the Plan) does not make a code the assessment's.
+      if (!m.tail && !m.unrelated && isAp(m)) entry.assessmentPlan = true;
       entry.stats.lastPosition = Math.max(entry.stats.lastPosition, m.order / total);
       entry.mentions.push(m);
       map.set(key, entry);
@@ -311,16 +377,26 @@ export function createEmbeddedEngine(
     // The visit's main reason first: the likeliest code of the first sentence that has any leads
     // when that sentence states why the patient came ("follow-up for …"), otherwise unless the top
     // code is more than twice as likely (a case report often opens with background).
-    const opening = Math.min(...scored.map((c) => c.first));
-    const main = scored.findIndex((c) => c.first === opening);
-    if (main > 0 && (statesReason(input, scored[main]!) || scored[main]!.probability * 2 >= scored[0]!.probability))
-      scored.unshift(...scored.splice(main, 1));
+    // A note with an Assessment or Plan: what they state ranks above incidental mentions (the
+    // subjective history, the allergy list), each group in probability order; such a code is above
+    // the cut-off whatever its probability, the clinician's own assessment being the reason coded.
+    const structured = scored.some((c) => c.assessmentPlan);
+    if (structured) {
+      const stated = scored.filter((c) => c.assessmentPlan);
+      const rest = scored.filter((c) => !c.assessmentPlan);
+      scored.splice(0, scored.length, ...stated, ...rest);
+    } else {
+      const opening = Math.min(...scored.map((c) => c.first));
+      const main = scored.findIndex((c) => c.first === opening);
+      if (main > 0 && (statesReason(input, scored[main]!) || scored[main]!.probability * 2 >= scored[0]!.probability))
+        scored.unshift(...scored.splice(main, 1));
+    }
     // The tail after every confident candidate (a case asks for none), ordered by its own ranker.
     // Merging both lists by probability scored the same on held-out train (±0.001 MAP) but let a
     // category backoff (E11.9) outrank the stated code (E11.65); appending can only add hits below
     // the confident list. Its confidence is capped at the last confident one's, so the list reads
     // from most to least likely.
-    const floor = scored.length > 0 ? scored[scored.length - 1]!.probability : 1;
+    const floor = scored.length > 0 ? Math.min(...scored.map((c) => c.probability)) : 1;
     const tail =
       input.tail === false
         ? []
@@ -335,6 +411,7 @@ export function createEmbeddedEngine(
             .sort((a, b) => b.probability - a.probability || a.first - b.first)
             .map((c) => ({ ...c, probability: Math.min(c.probability, floor) }));
     const ranked = [...scored, ...tail].slice(0, limit);
+    const language = input.language ?? "en";
     const out: Suggestion[] = ranked.map((e) => {
       const key = e.key;
       const entry = table.get(key)!;
@@ -342,25 +419,46 @@ export function createEmbeddedEngine(
       const missing = [...new Set(e.mentions.flatMap((m) => m.missing))].filter((d) =>
         e.mentions.every((m) => m.missing.includes(d)),
       );
-      const quotes = e.mentions.slice(0, 3).map((m) => `'${m.evidence.quote}'`);
-      const reason =
-        e.note === "history"
-          ? `history of ${quotes[0]} → personal history code ${entry.code}`
-          : e.note === "family"
-            ? `family history of ${quotes[0]} → ${entry.code}`
-            : `${quotes.join(" + ")} → ${entry.code} (${first.matched})`;
-      const details = missing.map((d) =>
-        d === "laterality"
-          ? "laterality not documented: unspecified side coded"
-          : "episode of care not documented: initial encounter assumed",
+      // Quote the mentions of the section the code is stated in first (the Assessment, if any).
+      // Mentions that name the code by its own words; learned synonyms only when there are none.
+      const named = e.mentions.filter((m) => !m.unrelated);
+      const shown = [...(named.length > 0 ? named : e.mentions)].sort(
+        (a, b) =>
+          Number(a.unrelated) - Number(b.unrelated) ||
+          (e.assessmentPlan ? Number(isAp(b)) - Number(isAp(a)) : 0) ||
+          a.order - b.order,
       );
+      const lead = shown[0] ?? first;
+      // Each wording once ("Cough" and "cough" are one quote).
+      const quotes = [...new Map(shown.slice(0, 3).map((m) => [m.evidence.quote.toLowerCase(), m.evidence.quote])).values()];
+      const notes: RationaleNote[] = [];
+      if (e.note === "history" || e.note === "family") notes.push(e.note);
+      if (lead.kind === "allergy") notes.push("allergy");
+      if (lead.kind === "category") notes.push("category");
+      else if (lead.tail === "weak") notes.push("weak");
+      else if (lead.tail === "subsumed") notes.push("subsumed");
+      else if (lead.unrelated) notes.push("learned");
+      else if (lead.inclusionTerm) notes.push("inclusion");
+      const confidence = Math.round(Math.min(0.99, Math.max(0.01, e.probability)) * 100) / 100;
       return {
         system: "icd10cm",
         code: entry.code,
         description: entry.title,
-        confidence: Math.round(Math.min(0.99, Math.max(0.01, e.probability)) * 100) / 100,
-        evidence: e.mentions.slice(0, 5).map((m) => m.evidence),
-        rationale: [reason, ...details].join("; "),
+        confidence,
+        above_cutoff: !e.tail && (confidence >= CONFIDENCE_CUTOFF || e.assessmentPlan),
+        evidence: shown.slice(0, 5).map((m) => m.evidence),
+        rationale: rationaleText({
+          language,
+          source: lead.evidence.source,
+          section: lead.section?.title ?? null,
+          quotes,
+          code: entry.code,
+          title: entry.title,
+          notes,
+          missing,
+          ...(lead.category ? { category: lead.category } : {}),
+          ...(lead.inclusionTerm ? { inclusionTerm: lead.inclusionTerm } : {}),
+        }),
         ...(missing.length > 0 ? { missing } : {}),
       };
     });
@@ -380,6 +478,8 @@ export function createEmbeddedEngine(
     },
   };
 }
+
+const isAp = (m: Mention) => m.section?.kind === "assessment" || m.section?.kind === "plan";
 
 // Words that introduce the reason for a visit, in the same sentence before the mention.
 const REASON_CUE =

@@ -37,6 +37,10 @@ export interface Term {
   group: string;
   /** Learned-phrase terms: P(code | phrase) in training. */
   p?: number;
+  /** A Tabular List inclusion term of the code (as printed), matched like a title (ADR 43). */
+  inclusionTerm?: string;
+  /** Learned-phrase terms: the phrase shares a naming word with the code's title (lexicon.ts). */
+  related?: boolean;
 }
 
 export interface TitleIndex {
@@ -72,7 +76,7 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
 }
 
 /** A title index over any (key, title) pairs: the billable codes, or category titles (backoff.ts). */
-export function buildTitleIndexOf(billable: Array<{ key: string; title: string }>): TitleIndex {
+export function buildTitleIndexOf(billable: Array<{ key: string; title: string; inclusionTerm?: boolean }>): TitleIndex {
   const df = new Map<string, number>();
   const reqs = billable.map((e) => requiredWords(e.title));
   for (const r of reqs) for (const w of r) df.set(w, (df.get(w) ?? 0) + 1);
@@ -110,6 +114,7 @@ export function buildTitleIndexOf(billable: Array<{ key: string; title: string }
       episode,
       fallback,
       group,
+      ...(e.inclusionTerm ? { inclusionTerm: e.title } : {}),
     });
     let g = groups.get(group);
     if (!g) {
