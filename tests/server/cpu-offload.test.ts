@@ -17,34 +17,39 @@ import { generatedNote, requestNote, transcribedVisit } from "../notes/notes-har
 // pool and the bounded edit distance the sign alone held the loop 40 s.
 
 /**
- * Worst event-loop delay (ms) while `run` is in flight: a 10 ms timer's lateness, the delay any
- * other request would see. (perf_hooks' monitorEventLoopDelay records nothing inside Vitest's
- * worker; the benchmark uses it on the real server.)
+ * What `run` cost this thread — the thread that serves every request here, as the web thread does
+ * in the server: its CPU time (process.threadCpuUsage, so a busy shared machine does not inflate
+ * it) and, for the record, the worst lateness of a 10 ms timer. Work handed to the pool shows in
+ * neither; work done inline shows in both.
  */
-async function loopDelayDuring<T>(run: () => Promise<T>): Promise<{ result: T; maxMs: number }> {
-  let maxMs = 0;
+async function threadCostOf<T>(run: () => Promise<T>): Promise<{ result: T; cpuMs: number; maxDelayMs: number }> {
+  let maxDelayMs = 0;
   let last = performance.now();
   const timer = setInterval(() => {
     const now = performance.now();
-    maxMs = Math.max(maxMs, now - last - 10);
+    maxDelayMs = Math.max(maxDelayMs, now - last - 10);
     last = now;
   }, 10);
+  const cpu = process.threadCpuUsage();
   try {
     const result = await run();
-    maxMs = Math.max(maxMs, performance.now() - last - 10);
-    if (process.env.CPU_TEST_DEBUG) console.log("loop delay", maxMs);
-    return { result, maxMs };
+    const used = process.threadCpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
+    maxDelayMs = Math.max(maxDelayMs, performance.now() - last - 10);
+    if (process.env.CPU_TEST_DEBUG)
+      console.log(`thread cpu ${cpuMs.toFixed(0)} ms, worst timer delay ${maxDelayMs.toFixed(0)} ms`);
+    return { result, cpuMs, maxDelayMs };
   } finally {
     clearInterval(timer);
   }
 }
 
-// The delay left is the database's own work on the 800 kB note. On PostgreSQL that is socket
-// reads and JSON parsing: 258 ms at load 21 on 2 cores. PGlite runs Postgres itself in this very
-// thread, so reading, hashing and writing the note's JSON there held the loop 2.7 s at that load
-// (docs/operations.md "Worker threads": large practices run PostgreSQL). The quadratic edit
-// distance this replaces held it 40 s; the bounded one run inline added 3.8 s at load 16.
-const maxDelayMs = (target: string) => (target === "pglite" ? 6000 : 750);
+// This thread's CPU for a request is then the database's share of the work plus JSON: measured at
+// load 26 on 2 cores, signing the 800 kB note 46 ms on PostgreSQL and 566 ms on PGlite (whose
+// Postgres runs in this thread); the four coding texts 41 / 152 ms; the 200,000-character note
+// 30 / 42 ms. Inline, the quadratic edit distance cost 40 s, the bounded one about 300 ms more, the
+// four coding texts 4.8 s.
+const maxCpuMs = (target: string) => (target === "pglite" ? 1500 : 250);
 
 /** A deterministic pseudo-random lower-case text (nothing in common with the draft beyond letters). */
 function randomText(length: number, seed: number): string {
@@ -61,9 +66,9 @@ it("the pool's tasks run on a worker thread, not inline", async () => {
   const where = await runCpu("whereAmI", undefined as never);
   expect(where.isMainThread).toBe(false);
   expect(where.threadId).not.toBe(threadId);
-  // A 300 ms busy loop in the pool leaves this thread's timers on time.
-  const { maxMs } = await loopDelayDuring(() => runCpu("spin", 300));
-  expect(maxMs).toBeLessThan(150);
+  // A 300 ms busy loop in the pool costs this thread next to nothing.
+  const { cpuMs } = await threadCostOf(() => runCpu("spin", 300));
+  expect(cpuMs).toBeLessThan(150);
 });
 
 describeEachDatabase("CPU-heavy requests off the event loop", (target) => {
@@ -90,11 +95,11 @@ describeEachDatabase("CPU-heavy requests off the event loop", (target) => {
       where id = ${noteId}`.execute(h.db.kysely);
 
     const before = cpuPoolStats().completed;
-    const { result, maxMs } = await loopDelayDuring(() =>
+    const { result, cpuMs } = await threadCostOf(() =>
       call(h, signRoute, { method: "POST", path: `/api/notes/${noteId}/sign`, params: { id: noteId }, as: "clinician" }),
     );
     expect(result.status).toBe(200);
-    expect(maxMs).toBeLessThan(maxDelayMs(target.name));
+    expect(cpuMs).toBeLessThan(maxCpuMs(target.name));
     expect(cpuPoolStats().completed).toBeGreaterThan(before);
     const { rows } = await sql<{ edit_distance: Record<string, number> }>`select edit_distance from public.note_versions
       where note_id = ${noteId} and kind = 'signed'`.execute(h.db.kysely);
@@ -112,10 +117,10 @@ describeEachDatabase("CPU-heavy requests off the event loop", (target) => {
     // Warm the threads' engine first (its indexes are built once per thread).
     expect((await suggest({ text: "essential hypertension" })).status).toBe(200);
     const before = cpuPoolStats().completed;
-    const { result, maxMs } = await loopDelayDuring(() => Promise.all([1, 2, 3, 4].map(() => suggest({ text }))));
+    const { result, cpuMs } = await threadCostOf(() => Promise.all([1, 2, 3, 4].map(() => suggest({ text }))));
     for (const res of result) expect(res.status).toBe(200);
     expect(cpuPoolStats().completed).toBe(before + 4);
-    expect(maxMs).toBeLessThan(maxDelayMs(target.name));
+    expect(cpuMs).toBeLessThan(maxCpuMs(target.name));
     // Same engine, same answer as inline.
     const small = "Type 2 diabetes mellitus without complications; essential hypertension.";
     const pooled = await suggest({ text: small });
@@ -137,11 +142,11 @@ describeEachDatabase("CPU-heavy requests off the event loop", (target) => {
     const visitId = await transcribedVisit(h, { text });
     const engine = createNoteEngine(parseNotesEnv({ NOTES_ENGINE: "extractive" }));
     const before = cpuPoolStats().completed;
-    const { result, maxMs } = await loopDelayDuring(() => generatedNote(h, engine, { visitId }));
+    const { result, cpuMs } = await threadCostOf(() => generatedNote(h, engine, { visitId }));
     expect(result.noteId).toBeTruthy();
     // The draft and the omission scan, both on the pool.
     expect(cpuPoolStats().completed).toBe(before + 2);
-    expect(maxMs).toBeLessThan(maxDelayMs(target.name));
+    expect(cpuMs).toBeLessThan(maxCpuMs(target.name));
   }, 180_000);
 
   it("documented input limits: 413 text_too_long for coding, 422 transcript_too_long for a note", async () => {
