@@ -6,6 +6,7 @@
 // delay and RSS (bench/load/loop-probe.ts, preloaded: perf_hooks.monitorEventLoopDelay).
 //
 // Usage: node bench/load/hostile.ts [--seconds 60] [--users 4] [--db pglite|postgres] [--project DIR]
+//          [--drafts 3] [--cpu-prof-dir DIR]
 // --project runs another checkout's build (the "before" figures: a worktree of the older commit).
 import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     db: { type: "string", default: "pglite" },
     project: { type: "string" },
     drafts: { type: "string", default: "3" },
+    "cpu-prof-dir": { type: "string" },
   },
 });
 const BENCH_DIR = import.meta.dirname;
@@ -47,7 +49,7 @@ interface Sample {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function call(base: string, who: Who | null, method: string, route: string, body?: unknown, timeoutMs = 600_000) {
+async function call(base: string, who: Who | null, method: string, route: string, body?: unknown, timeoutMs = 120_000) {
   const headers: Record<string, string> = {};
   if (who) Object.assign(headers, { authorization: `Bearer ${who.token}`, "x-org-id": who.orgId });
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -138,7 +140,7 @@ async function visitWithTranscript(base: string, who: Who, patientId: string, ch
     call(base, who, "POST", "/api/visits", { patient_id: patientId, language: "en", consent: true, title: "Hostile" }),
     "visit",
   );
-  await must(call(base, who, "PUT", `/api/visits/${visit.id}/transcript`, { text: transcriptOf(chars) }), "transcript");
+  await must(call(base, who, "POST", `/api/visits/${visit.id}/transcript`, { text: transcriptOf(chars) }), "transcript");
   return String(visit.id);
 }
 
@@ -205,7 +207,7 @@ async function main(): Promise<number> {
         LOOP_PROBE_FILE: probeFile,
       },
       ["auth keys generated"],
-      undefined,
+      values["cpu-prof-dir"] ? path.resolve(values["cpu-prof-dir"]) : undefined,
       ["--import", path.join(BENCH_DIR, "loop-probe.ts")],
     );
     const base = server.url;

@@ -6,6 +6,8 @@ import { generateExtractive } from "#app/services/notes/engines/extractive/engin
 import type { NoteDraft, NoteEngineInput, NoteLanguage, NoteSectionDraft, TranscriptPiece } from "#app/services/notes/model.ts";
 import { findOmissions } from "#app/services/notes/omissions.ts";
 import { type PdfNote, renderNotePdf } from "#app/services/notes/pdf/pdf-document.server.ts";
+import { defaultBaseVocabulary } from "#app/services/speech/org-vocab/base-vocabulary.server.ts";
+import { selectTerms, type TermSources, type VocabularyTerm } from "#app/services/speech/org-vocab/terms.ts";
 
 // The CPU-heavy tasks the web process hands to its worker threads (ADR 0037). Plain data in and
 // out (structured clone): no database, no logger, no functions. Each runs the same code the
@@ -37,6 +39,15 @@ export function notePdf(input: Omit<PdfNote, "pageLabel"> & { pageLabel: string 
     ...input,
     pageLabel: (n, m) => template.replace("{{n}}", String(n)).replace("{{m}}", String(m)),
   });
+}
+
+/**
+ * The organisation vocabulary's term selection over its signed notes (ADR 0032), with whether the
+ * base model knows each word. The base vocabulary (3 s to parse) is loaded once per thread.
+ */
+export async function vocabularyTerms(sources: TermSources): Promise<{ term: VocabularyTerm; known: boolean }[]> {
+  const base = await defaultBaseVocabulary();
+  return selectTerms(sources, base).map((term) => ({ term, known: base.has(term.word) }));
 }
 
 /** Where a task ran: the tests prove the pool is a real worker thread, not an inline fallback. */
