@@ -6,7 +6,7 @@
 // delay and RSS (bench/load/loop-probe.ts, preloaded: perf_hooks.monitorEventLoopDelay).
 //
 // Usage: node bench/load/hostile.ts [--seconds 60] [--users 4] [--db pglite|postgres] [--project DIR]
-//          [--drafts 3] [--cpu-prof-dir DIR]
+//          [--drafts 3] [--cpu-prof-dir DIR] [--quiet]
 // --project runs another checkout's build (the "before" figures: a worktree of the older commit).
 import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -25,6 +25,8 @@ const { values } = parseArgs({
     project: { type: "string" },
     drafts: { type: "string", default: "3" },
     "cpu-prof-dir": { type: "string" },
+    // --quiet: the normal users alone, same set-up (the baseline for the same machine conditions).
+    quiet: { type: "boolean", default: false },
   },
 });
 const BENCH_DIR = import.meta.dirname;
@@ -284,8 +286,7 @@ async function main(): Promise<number> {
     };
     const codingText = transcriptOf(100_000);
     let signIndex = 0;
-    await Promise.all([
-      ...normal.map((who) => normalUser(who)),
+    const hostileLoops = () => [
       hostileLoop("POST sign (40 × 20,000 chars)", async () => {
         const noteId = noteIds[signIndex++];
         if (!noteId) return { status: -1, body: {}, ms: 0, bytes: 0 };
@@ -302,7 +303,8 @@ async function main(): Promise<number> {
           call(base, hostile, "POST", "/api/coding/suggest", { text: codingText }),
         ),
       ),
-    ]);
+    ];
+    await Promise.all([...normal.map((who) => normalUser(who)), ...(values.quiet ? [] : hostileLoops())]);
     clearInterval(loadTimer);
     const probe = fs
       .readFileSync(probeFile, "utf8")
