@@ -313,7 +313,7 @@ async function main(): Promise<number> {
       .map((l) => JSON.parse(l) as { p99: number; max: number; rssMiB: number });
 
     console.log(
-      `\n## Normal users during the hostile mix (${seconds} s; load average ${Math.min(...loadAvg).toFixed(1)}–${Math.max(...loadAvg).toFixed(1)})\n`,
+      `\n## Normal users ${values.quiet ? "alone (--quiet)" : "during the hostile mix"} (${seconds} s; load average ${Math.min(...loadAvg).toFixed(1)}–${Math.max(...loadAvg).toFixed(1)})\n`,
     );
     console.log(table(samples));
     console.log("\n## Hostile requests (a request still running at the end is not counted)\n");
