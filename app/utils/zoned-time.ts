@@ -134,9 +134,9 @@ export function formatInZone(
 ): string {
   const date = new Date(instant);
   try {
-    return new Intl.DateTimeFormat(locale, { ...options, timeZone }).format(date);
+    return dateTimeFormat(locale, { ...options, timeZone }).format(date);
   } catch {
-    return new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" }).format(date);
+    return dateTimeFormat(locale, { ...options, timeZone: "UTC" }).format(date);
   }
 }
 
@@ -153,7 +153,22 @@ export function formatDate(instant: Date | string | number, locale: string, time
 /** A date-only value (a date of birth): printed as that calendar day everywhere, never shifted by a zone. */
 export function formatCalendarDate(day: CalendarDay, locale: string, dateStyle: "medium" | "long" = "medium"): string {
   const [y, m, d] = parseDay(day);
-  return new Intl.DateTimeFormat(locale, { dateStyle, timeZone: "UTC" }).format(new Date(Date.UTC(y, m - 1, d, 12)));
+  return dateTimeFormat(locale, { dateStyle, timeZone: "UTC" }).format(new Date(Date.UTC(y, m - 1, d, 12)));
+}
+
+// Building an Intl.DateTimeFormat costs far more than formatting with one: the dashboard's chart
+// formats a date per bar, and that constructor was 4 % of the server's busy time under load
+// (issue 25 profile). Formatters are kept per locale and options; the set of both is small.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    if (formatters.size >= 500) formatters.clear();
+    formatters.set(key, format);
+  }
+  return format;
 }
 
 /** Whole years from calendar day `birth` to calendar day `on` (a birthday counts from its own day). */

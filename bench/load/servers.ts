@@ -22,10 +22,11 @@ export async function startInstance(
   env: Record<string, string>,
   watch: string[],
   cpuProfDir?: string,
+  extraNodeArgs: string[] = [],
 ): Promise<Instance> {
   // --cpu-prof writes a .cpuprofile when the server exits cleanly (its SIGTERM handler), so a
   // profiled run needs the graceful stop below, not a kill.
-  const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const nodeArgs = [...(cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : []), ...extraNodeArgs];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "server.ts"], {
     cwd: projectDir,
     env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", PORT: String(port), HOST: "127.0.0.1", ...env },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { runtimeContext } from "#app/runtime/context.ts";
 import { CODE_SYSTEMS } from "#app/services/coding/codes/table.ts";
+import { CODING_LIMITS, codingLimitErrors } from "#app/services/coding/limits.ts";
 import { suggestForText } from "#app/services/coding/suggest.server.ts";
 import { INVALID_TEXT, isStorableText } from "#app/utils/storable-text.ts";
 import type { Route } from "./+types/api-coding-suggest";
@@ -8,8 +9,10 @@ import { methodNotAllowed } from "./method-not-allowed.ts";
 import { json, requireApiOrg } from "./org-api.server.ts";
 import { handleVisitApi, maxJsonBytes, readJsonLimited } from "./visit-api.server.ts";
 
+// The text's length is checked after parsing (413 text_too_long, docs/operations.md "Input
+// limits"); the body itself is capped by bytes while it is read.
 const SuggestSchema = z.strictObject({
-  text: z.string().min(1).max(100_000).refine(isStorableText, { error: INVALID_TEXT }),
+  text: z.string().min(1).refine(isStorableText, { error: INVALID_TEXT }),
   language: z.enum(["en", "fr", "es"]).default("en"),
   code_systems: z.array(z.enum(CODE_SYSTEMS)).min(1).max(4).default(["icd10cm"]),
   limit: z.int().min(1).max(50).optional(),
@@ -24,6 +27,7 @@ export function action({ request, context }: Route.ActionArgs) {
   return handleVisitApi(async () => {
     const { args, org } = await requireApiOrg(request, context);
     const body = await readJsonLimited(request, SuggestSchema, maxJsonBytes(context));
+    if (body.text.length > CODING_LIMITS.suggestText) throw codingLimitErrors.textTooLong(CODING_LIMITS.suggestText);
     const env = context.get(runtimeContext).env;
     return json(
       await suggestForText(

@@ -14,6 +14,8 @@ export const noteErrors = {
   notSigned: () => new AppError(409, "note_not_signed", "Only a signed note can be amended"),
   unknownSection: (key: string) => new AppError(400, "unknown_section", `The note has no section "${key}"`),
   noChange: () => new AppError(400, "no_change", "The amendment changes nothing"),
+  transcriptTooLong: (max: number) =>
+    new AppError(422, "transcript_too_long", `The transcript is too long to generate a note from (at most ${max} characters)`),
 };
 
 /** Failure codes a note may end with; the editor translates each (notes.json failures.*). */
@@ -26,4 +28,5 @@ export const NOTE_FAILURE_CODES = [
   "engine_rate_limited",
   "engine_bad_response",
   "generation_failed",
+  "transcript_too_long",
 ] as const;

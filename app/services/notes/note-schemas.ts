@@ -5,7 +5,9 @@ import { NOTE_LANGUAGES } from "./model.ts";
 // The notes API's bodies (docs/api.md "Notes"), shared by the resource routes and the editor's
 // form actions. Isomorphic: no server imports.
 
-export const NOTE_LIMITS = { sectionText: 20_000, sections: 40, reason: 2000, comment: 2000 } as const;
+// transcriptChars: the longest transcript a note is generated from (about nine hours of speech;
+// issue 25: an 887,000-character transcript cost 9.3 s of CPU). docs/operations.md "Input limits".
+export const NOTE_LIMITS = { sectionText: 20_000, sections: 40, reason: 2000, comment: 2000, transcriptChars: 500_000 } as const;
 
 const SECTION_KEY = /^[a-z0-9_]{1,40}$/;
 

@@ -12,6 +12,7 @@ import { noteErrors } from "./errors.server.ts";
 import { enqueueGenerateNote } from "./jobs/enqueue.server.ts";
 import type { NoteSectionDraft } from "./model.ts";
 import { loadNote, loadVersions, type NoteView, nextVersion, noteView, sectionsOf, templateOf } from "./note-rows.server.ts";
+import { NOTE_LIMITS } from "./note-schemas.ts";
 import { reviseSection } from "./sentences.ts";
 import { resolveNoteTemplate } from "./template-source.server.ts";
 
@@ -36,7 +37,9 @@ export async function createNote(
   const visit = await asActor(args, args.orgId, async (trx) => {
     await requireNoteRole(trx, args.orgId, args.actor.userId);
     const row = await loadVisit(trx, args.orgId, args.visitId);
-    if (!(await latestTranscription(trx, args.orgId, args.visitId))) throw noteErrors.transcriptRequired();
+    const transcript = await latestTranscription(trx, args.orgId, args.visitId);
+    if (!transcript) throw noteErrors.transcriptRequired();
+    if (transcript.text.length > NOTE_LIMITS.transcriptChars) throw noteErrors.transcriptTooLong(NOTE_LIMITS.transcriptChars);
     return row;
   });
   const language = args.language ?? visit.language;

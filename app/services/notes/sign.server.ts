@@ -5,10 +5,10 @@ import { checkNoteId, requireNoteRole, SIGNING_ROLES } from "./access.server.ts"
 import { loadChecks, recomputeChecks } from "./checks/checks.server.ts";
 import { requireSignable } from "./checks/gate.server.ts";
 import { noteContentHash } from "./content-hash.server.ts";
-import { editDistance } from "./edit-distance.ts";
 import { noteErrors } from "./errors.server.ts";
 import { loadNote, loadVersions, type NoteView, nextVersion, noteView, sectionsOf } from "./note-rows.server.ts";
 import { applyEdits, requireDraft, type SectionText } from "./notes.server.ts";
+import { type DistancePairs, distancePairs, samePairs, sectionDistances } from "./section-distances.server.ts";
 
 type NoteArgs = OrgServiceArgs & { orgId: string; noteId: string };
 
@@ -17,10 +17,25 @@ type NoteArgs = OrgServiceArgs & { orgId: string; noteId: string };
  * current text becomes the immutable `signed` version with its SHA-256, and the per-section edit
  * distance between the generated draft and the signed text is stored beside it. 409
  * note_already_signed the second time (the row lock serialises two signers).
+ *
+ * The distances are computed before the signing transaction (on a worker thread for a long note,
+ * issue 25), so neither the row lock nor the embedded database's one connection waits for them;
+ * the transaction recomputes them only if the text changed in between.
  */
 export async function signNote(args: NoteArgs): Promise<NoteView> {
   checkOrgId(args.orgId);
   checkNoteId(args.noteId);
+  const before = await asActor(args, args.orgId, async (trx) => {
+    const role = await requireNoteRole(trx, args.orgId, args.actor.userId);
+    requireRole(role, SIGNING_ROLES);
+    const row = await loadNote(trx, args.orgId, args.noteId);
+    requireDraft(row.status);
+    return distancePairs(row);
+  });
+  const early: { pairs: DistancePairs; distances: Record<string, number> } = {
+    pairs: before,
+    distances: await sectionDistances(before),
+  };
   const view = await asActor(args, args.orgId, async (trx) => {
     const role = await requireNoteRole(trx, args.orgId, args.actor.userId);
     requireRole(role, SIGNING_ROLES);
@@ -29,8 +44,8 @@ export async function signNote(args: NoteArgs): Promise<NoteView> {
     // Issue 27: no signature while a gating check is open (409 unresolved_checks).
     const kept = await requireSignable(trx, row, args.actor.userId);
     const content = sectionsOf(row.content);
-    const generated = new Map(sectionsOf(row.sections).map((s) => [s.key, s.text]));
-    const distances = Object.fromEntries(content.map((s) => [s.key, editDistance(generated.get(s.key) ?? "", s.text)]));
+    const pairs = distancePairs(row);
+    const distances = samePairs(pairs, early.pairs) ? early.distances : await sectionDistances(pairs);
     const hash = noteContentHash(row.language, content);
     const version = await nextVersion(trx, row.org_id, row.id);
     const signedAt = new Date();

@@ -1,5 +1,6 @@
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { Database } from "#app/db/database.server.ts";
+import { runCpu } from "#app/services/cpu/pool.server.ts";
 import { isoDate } from "#app/services/patients/iso-date.ts";
 import type { TranscriptQuality } from "#app/services/visits/transcript-quality.ts";
 import { latestTranscription } from "#app/services/visits/transcripts.server.ts";
@@ -13,6 +14,7 @@ import { computeChecks } from "../checks/compute.ts";
 import { draftFailures } from "../engines/errors.ts";
 import type { NoteContext, NoteEngine, NoteSectionDraft, NoteTemplate, TranscriptPiece } from "../model.ts";
 import { sectionsOf, templateOf } from "../note-rows.server.ts";
+import { NOTE_LIMITS } from "../note-schemas.ts";
 import { findOmissions } from "../omissions.ts";
 import { transcriptPieces } from "../transcript-pieces.ts";
 import { GenerateNotePayloadSchema } from "./queues.ts";
@@ -83,6 +85,11 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
       await fail(trx, orgId, noteId, note.generation, "transcript_required", "the visit has no transcript");
       return "failed";
     }
+    // Also for a section regenerated after the transcript was replaced by a longer one.
+    if (transcript.text.length > NOTE_LIMITS.transcriptChars) {
+      await fail(trx, orgId, noteId, note.generation, "transcript_too_long", `over ${NOTE_LIMITS.transcriptChars} characters`);
+      return "failed";
+    }
     const template = templateOf(note.template);
     return {
       generation: note.generation,
@@ -126,14 +133,27 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
   // Issue 14: where the visit has a periodontal chart, its measurements replace what any engine
   // made of the dictation in the chart-fed sections (apply-chart.ts), evidence pointing at the chart.
   if (start.chart) draft = { ...draft, sections: applyChartFindings(start.template, draft.sections, start.chart) };
+  const order = start.template.sections.map((s) => s.key);
+  const contentOf = (stored: unknown) =>
+    start.pending ? merge(sectionsOf(stored), draft.sections, start.pending, order) : draft.sections;
+  // The omission scan reads the whole transcript (1.8 s for 887,000 characters, issue 25): done
+  // before the row lock, on a worker thread; redone in the transaction only if the note moved meanwhile.
+  const stored = await asSystem(deps.db, (trx) =>
+    trx.selectFrom("notes").select("content").where("org_id", "=", orgId).where("id", "=", noteId).executeTakeFirst(),
+  );
+  const planned = contentOf(stored?.content);
+  const plannedOmissions = await omissionsOf(start.pieces, planned, start.language);
 
   return asSystem(deps.db, async (trx) => {
     const note = await lockNote(trx, orgId, noteId);
     if (!note) return "missing";
     if (note.status !== "generating" || note.generation !== start.generation) return "stale";
-    const order = start.template.sections.map((s) => s.key);
     const sections = start.pending ? merge(sectionsOf(note.sections), draft.sections, start.pending, order) : draft.sections;
-    const content = start.pending ? merge(sectionsOf(note.content), draft.sections, start.pending, order) : draft.sections;
+    const content = contentOf(note.content);
+    const omissions =
+      JSON.stringify(content) === JSON.stringify(planned)
+        ? plannedOmissions
+        : await omissionsOf(start.pieces, content, start.language);
     const failures = draftFailures(draft);
     const omissions = findOmissions(start.pieces, content, start.language);
     await trx
@@ -172,6 +192,15 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
     await storeChecks(trx, note, checks, null);
     return "generated";
   });
+}
+
+/** Below this transcript size the scan is a few milliseconds: inline, no thread hop. */
+const INLINE_OMISSIONS_CHARS = 20_000;
+
+function omissionsOf(pieces: TranscriptPiece[], sections: NoteSectionDraft[], language: NoteTemplate["language"]) {
+  const size = pieces.reduce((sum, p) => sum + p.text.length, 0);
+  if (size <= INLINE_OMISSIONS_CHARS) return Promise.resolve(findOmissions(pieces, sections, language));
+  return runCpu("noteOmissions", { pieces, sections, language });
 }
 
 /** The dead-letter worker: a job that used up its retries leaves the note failed, never stuck generating. */

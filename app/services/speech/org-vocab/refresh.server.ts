@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "#app/db/database.server.ts";
-import { defaultBaseVocabulary } from "./base-vocabulary.server.ts";
+import { runCpu } from "#app/services/cpu/pool.server.ts";
 import { pronounce } from "./g2p.server.ts";
 import { type OrgVocabulary, vocabularyVersion } from "./model-cache.server.ts";
 import { type BaseVocabulary, jsonStrings, selectTerms, type VocabularyTerm } from "./terms.ts";
@@ -65,15 +65,19 @@ export async function refreshOrgVocabulary(
   });
   if (!sources) return null;
 
-  const base = options.base ?? (await defaultBaseVocabulary());
-  const selected = selectTerms(sources, base);
-  const missing = selected.filter((t) => !base.has(t.word)).map((t) => t.word);
+  // Scanning every signed note's text (and parsing the base model, 3 s, once) runs on a worker
+  // thread (issue 25: a practice's 800 kB notes held the event loop); a given base stays inline.
+  const base = options.base;
+  const selected = base
+    ? selectTerms(sources, base).map((term) => ({ term, known: base.has(term.word) }))
+    : await runCpu("vocabularyTerms", sources, options.signal ? { signal: options.signal } : {});
+  const missing = selected.filter((t) => !t.known).map((t) => t.term.word);
   const phones = await pronounce(missing, { signal: options.signal });
   // A word neither the dictionary nor espeak-ng can pronounce cannot be decoded: leave it out.
-  const terms: VocabularyTerm[] = selected.flatMap((t) => {
-    if (base.has(t.word)) return [t];
-    const p = phones.get(t.word);
-    return p ? [{ ...t, phones: p }] : [];
+  const terms: VocabularyTerm[] = selected.flatMap(({ term, known }) => {
+    if (known) return [term];
+    const p = phones.get(term.word);
+    return p ? [{ ...term, phones: p }] : [];
   });
   const version = terms.length ? vocabularyVersion(terms) : "";
   const changed = version !== sources.previousVersion;
