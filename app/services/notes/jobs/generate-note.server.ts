@@ -155,7 +155,6 @@ export async function handleGenerateNote(job: GenerateNoteJob, deps: GenerateNot
         ? plannedOmissions
         : await omissionsOf(start.pieces, content, start.language);
     const failures = draftFailures(draft);
-    const omissions = findOmissions(start.pieces, content, start.language);
     await trx
       .updateTable("notes")
       .set({
