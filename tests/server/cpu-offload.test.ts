@@ -94,6 +94,10 @@ describeEachDatabase("CPU-heavy requests off the event loop", (target) => {
     await sql`update public.notes set sections = ${JSON.stringify(draft)}::jsonb, content = ${JSON.stringify(signed)}::jsonb
       where id = ${noteId}`.execute(h.db.kysely);
 
+    // Issue 27's gate: the raw update above bypasses the editor (which would store the recomputed
+    // checks), and random text leaves the transcript's facts out; omissions are advisory here.
+    await sql`update public.organizations set settings = coalesce(settings, '{}'::jsonb) || '{"advisory_checks":["omission","low_confidence"]}'::jsonb
+      where id = ${h.a.orgId}`.execute(h.db.kysely);
     const before = cpuPoolStats().completed;
     const { result, cpuMs } = await threadCostOf(() =>
       call(h, signRoute, { method: "POST", path: `/api/notes/${noteId}/sign`, params: { id: noteId }, as: "clinician" }),
