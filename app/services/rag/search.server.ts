@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { OrgRole } from "#app/db/schema.ts";
 import { isoDate } from "#app/services/patients/iso-date.ts";
+import type { SectionRoute } from "./answer/intent.ts";
 import type { ExpandedQuery } from "./expand.ts";
 import type { AskFilters, AskRecordType, RankedPassage } from "./model.ts";
 
@@ -23,7 +24,10 @@ export function recordTypesFor(role: OrgRole): AskRecordType[] {
   return [];
 }
 
-const WEIGHTS = { all: 1, own: 1, phrase: 2, amount: 0.3 } as const;
+// section: a note passage of the section the question names (issue 28 "go to that section first");
+// authority: per level of 0055's order (case 0 … signed note 4), so between passages that match
+// alike the higher source ranks first. Tuned on ACI-Bench train only (bench/rag/records.ts).
+const WEIGHTS = { all: 1, own: 1, phrase: 2, amount: 0.3, section: 1, authority: 0.05 } as const;
 /** A number with a unit, as records state doses and levels. */
 const AMOUNT = "[0-9]+([.,][0-9]+)? ?(mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)";
 
@@ -41,6 +45,8 @@ export interface RankRecordsArgs {
   filters: AskFilters;
   limit: number;
   debug?: boolean;
+  /** The note section the question names (answer/intent.ts), when it names one. */
+  section?: SectionRoute | null;
 }
 
 /** The role's record types narrowed by the `record_types` filter. */
@@ -55,7 +61,12 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
   // "own": what the question is about — its non-generic words and their synonyms — counted twice.
   const own = args.query.key.length ? args.query.key : all;
   const phrases = args.query.phrases.length ? args.query.phrases : [""];
-  const { rows } = await sql<RankedRow & { r_all: number; r_own: number; r_phrase: number; r_amount: number }>`
+  const inSection = args.section
+    ? sql`(c.record_type = 'doctor_note' and (c.field = any(${args.section.fields}::text[]) or app.rag_fold(c.label) ~ ${args.section.title}))`
+    : sql`false`;
+  const { rows } = await sql<
+    RankedRow & { r_all: number; r_own: number; r_phrase: number; r_amount: number; r_section: number }
+  >`
     -- The three queries are built once (materialized), the passages ranked alone, and only the
     -- winners joined to their visit and patient: those tables' policies cost a check per row.
     with qa as materialized (select ${perLanguage(all)}),
@@ -63,30 +74,34 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
     qp as materialized (select ${perLanguage(phrases)}),
     ranked as (
       select c.id, c.record_type, c.source_table, c.source_id, c.field, c.label, c.note_status, c.visit_id, c.patient_id,
-             c.org_id, c.visit_date, c.created_at, c.position, c.start_s, c.end_s, c.language, c.text,
-             s.r_all, s.r_own, s.r_phrase, s.r_amount,
+             c.org_id, c.visit_date, c.created_at, c.position, c.start_s, c.end_s, c.language, c.text, c.authority,
+             s.r_all, s.r_own, s.r_phrase, s.r_amount, s.r_section,
              ${WEIGHTS.all} * s.r_all + ${WEIGHTS.own} * s.r_own + ${WEIGHTS.phrase} * s.r_phrase
-               + ${WEIGHTS.amount} * s.r_amount * (s.r_own > 0)::int as score
+               + ${WEIGHTS.amount} * s.r_amount * (s.r_own > 0)::int
+               + ${WEIGHTS.section} * s.r_section + ${WEIGHTS.authority} * c.authority as score
       from public.record_chunks c
       cross join qa cross join qo cross join qp
       cross join lateral (select
           coalesce(ts_rank_cd(c.tsv, ${pick("qa")}, 1), 0)::float8 as r_all,
           coalesce(ts_rank_cd(c.tsv, ${pick("qo")}, 1), 0)::float8 as r_own,
           coalesce(ts_rank_cd(c.tsv, ${pick("qp")}, 1), 0)::float8 as r_phrase,
-          case when ${args.query.wantsAmount} and c.text ~* ${AMOUNT} then 1 else 0 end::float8 as r_amount) s
+          case when ${args.query.wantsAmount} and c.text ~* ${AMOUNT} then 1 else 0 end::float8 as r_amount,
+          case when ${inSection} then 1 else 0 end::float8 as r_section) s
       where c.org_id = ${args.orgId}
         and c.record_type in (${sql.join(wanted)})
         ${args.patientId ? sql`and c.patient_id = ${args.patientId}` : sql``}
         ${args.filters.date_from ? sql`and c.visit_date >= ${args.filters.date_from}::date` : sql``}
         ${args.filters.date_to ? sql`and c.visit_date <= ${args.filters.date_to}::date` : sql``}
         -- Candidates hold what the question is about (not only "dose" or "today"): fewer rows to score.
+        -- or are a passage of the note section the question names ("What is the plan?").
         and ((c.language = 'en' and c.tsv @@ qo.en) or (c.language = 'fr' and c.tsv @@ qo.fr)
-             or (c.language = 'es' and c.tsv @@ qo.es))
+             or (c.language = 'es' and c.tsv @@ qo.es) or ${inSection})
       order by score desc, c.visit_date desc, c.created_at desc, c.position
       limit ${args.limit})
     select r.id, r.record_type, r.source_table, r.source_id, r.field, r.label, r.note_status, r.visit_id, r.patient_id,
            coalesce(nullif(v.title, ''), p.display_name) as visit_name, r.visit_date::text as visit_date,
-           r.start_s, r.end_s, r.language, r.text, r.r_all, r.r_own, r.r_phrase, r.r_amount
+           r.start_s, r.end_s, r.language, r.text, r.authority, p.display_name as patient_name,
+           ${noteSignedAt("r")} as signed_at, r.r_all, r.r_own, r.r_phrase, r.r_amount, r.r_section
     from ranked r
     join public.visits v on v.org_id = r.org_id and v.id = r.visit_id
     join public.patients p on p.org_id = v.org_id and p.id = v.patient_id
@@ -96,8 +111,18 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
       WEIGHTS.all * r.r_all +
       WEIGHTS.own * r.r_own +
       WEIGHTS.phrase * r.r_phrase +
-      (r.r_own > 0 ? WEIGHTS.amount * r.r_amount : 0);
-    const features = { all: r.r_all, own: r.r_own, phrase: r.r_phrase, amount: r.r_amount, score };
+      (r.r_own > 0 ? WEIGHTS.amount * r.r_amount : 0) +
+      WEIGHTS.section * r.r_section +
+      WEIGHTS.authority * r.authority;
+    const features = {
+      all: r.r_all,
+      own: r.r_own,
+      phrase: r.r_phrase,
+      amount: r.r_amount,
+      section: r.r_section,
+      authority: r.authority,
+      score,
+    };
     return toPassage(r, score, args.debug ? features : undefined);
   });
 }
@@ -119,7 +144,15 @@ export interface RankedRow {
   end_s: number | null;
   language: RankedPassage["language"];
   text: string;
+  authority: number;
+  patient_name: string;
+  signed_at: string | Date | null;
 }
+
+/** A note passage's signature (or last amendment's signature) time, null for the rest: the answer dates it. */
+export const noteSignedAt = (alias: "r" | "c") =>
+  sql.raw(`(select n.signed_at from public.notes n
+  where ${alias}.record_type = 'doctor_note' and n.org_id = ${alias}.org_id and n.id = ${alias}.source_id)`);
 
 export function toPassage(r: RankedRow, score: number, features?: Record<string, number>): RankedPassage {
   return {
@@ -137,6 +170,9 @@ export function toPassage(r: RankedRow, score: number, features?: Record<string,
     end: r.end_s,
     language: r.language,
     text: r.text,
+    authority: Number(r.authority),
+    patientName: r.patient_name,
+    signedAt: r.signed_at === null ? null : new Date(r.signed_at).toISOString(),
     score,
     ...(features ? { features } : {}),
   };
@@ -171,6 +207,9 @@ export async function rankHelp(
     end: null,
     language: args.language,
     text: r.body,
+    authority: 0,
+    patientName: "",
+    signedAt: null,
     score: r.rank,
   }));
 }

@@ -1,0 +1,194 @@
+import { splitSentences } from "#app/services/notes/sentences.ts";
+import { GENERIC_WORDS as WEAK, words } from "../expand.ts";
+import type { RankedPassage } from "../model.ts";
+import { answerPhrases, type RagLanguage } from "../phrases.server.ts";
+import { inSection, questionLanguage, type SectionRoute, sectionRoute } from "./intent.ts";
+import { thirdPerson } from "./person.ts";
+
+// The embedded engine's answer (issue 28 "Answers, not fragments"): the section or the sentences
+// that answer the question, trimmed, de-duplicated, in the third person, each with its [n]
+// marker — and, when a note and the recording disagree, the note's word with where it comes from
+// ("The signed note of 28 Nov says: … (the recording said otherwise)"). Every fact is a source's
+// own words; only the fixed phrases (locales/*/rag.json "answer") are the engine's.
+
+export interface ComposeInput {
+  question: string;
+  terms: string[];
+  expansions: string[];
+  wantsAmount: boolean;
+  passages: RankedPassage[];
+  /** The reader's language: the answer's own words follow the question's when it can tell. */
+  language: RagLanguage;
+  /** The organisation's time zone: a signature's day is the clinic's day. */
+  timeZone: string;
+}
+
+export interface Composed {
+  answer: string;
+  unanswered: boolean;
+}
+
+/** At most this many sentences, and about this many characters, in one answer. */
+const MAX_SENTENCES = 3;
+const MAX_CHARS = 360;
+/** A sentence scoring under this share of the best one is left out. */
+const KEEP_RATIO = 0.5;
+/** Per authority level (0 case … 4 signed note): a note sentence outranks a transcript one that matches alike. */
+const AUTHORITY_BOOST = 0.15;
+
+const stem = (w: string) => (w.length > 5 ? w.slice(0, 5) : w);
+const AMOUNT = /\d+(?:[.,]\d+)? ?(?:mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)/i;
+const BULLET = /^\s*(?:[-•*]|\d+[.)])\s+/;
+
+interface Candidate {
+  passage: number;
+  text: string;
+  score: number;
+}
+
+function scoreSentence(sentence: string, own: Set<string>, expanded: Set<string>) {
+  let total = 0;
+  let strong = false;
+  const seen = new Set<string>();
+  for (const w of words(sentence)) {
+    const s = stem(w);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    if (own.has(s)) {
+      total += WEAK.has(w) ? 0.3 : 1;
+      if (!WEAK.has(w) && w.length >= 3) strong = true;
+    } else if (expanded.has(s)) {
+      total += 0.8;
+      strong = true;
+    }
+  }
+  return { score: total, strong };
+}
+
+/** Content words of a sentence (folded, 4+ letters, or numbers): what two sentences are compared on. */
+const contentOf = (text: string) => new Set(words(text).filter((w) => w.length >= 4 || /\d/.test(w)));
+
+/** True when every content word of `a` is in `b`: `a` says nothing `b` does not. */
+function within(a: string, b: string): boolean {
+  const wb = contentOf(b);
+  const wa = [...contentOf(a)];
+  return wa.length > 0 && wa.every((w) => wb.has(w));
+}
+
+function shortDate(iso: string, language: RagLanguage, timeZone: string): string {
+  const date = iso.length === 10 ? new Date(`${iso}T12:00:00Z`) : new Date(iso);
+  const zone = iso.length === 10 ? "UTC" : timeZone;
+  try {
+    return new Intl.DateTimeFormat(language, { day: "numeric", month: "short", timeZone: zone }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat(language, { day: "numeric", month: "short", timeZone: "UTC" }).format(date);
+  }
+}
+
+/** "The signed note of 28 Nov says:" for the note a passage belongs to. */
+function provenance(p: RankedPassage, language: RagLanguage, timeZone: string): string {
+  const phrases = answerPhrases(language);
+  if (p.authority >= 4) {
+    const date = shortDate(p.signedAt ?? p.date, language, timeZone);
+    return (p.noteStatus === "amended" ? phrases.amendedSays : phrases.signedSays).replace("{{date}}", date);
+  }
+  const date = shortDate(p.date, language, timeZone);
+  return (p.authority === 3 ? phrases.editedSays : phrases.draftSays).replace("{{date}}", date);
+}
+
+/** A source sentence as the answer says it. */
+function said(p: RankedPassage, text: string, language: RagLanguage): string {
+  const clean = text.replace(BULLET, "").trim();
+  if (p.table !== "transcriptions") return clean;
+  return thirdPerson(clean, p.patientName || answerPhrases(language).thePatient, p.language);
+}
+
+function trim(sentences: { text: string; passage: number }[]): { text: string; passage: number }[] {
+  const out: { text: string; passage: number }[] = [];
+  let length = 0;
+  for (const s of sentences) {
+    if (out.length >= MAX_SENTENCES || (out.length > 0 && length + s.text.length > MAX_CHARS)) break;
+    if (out.some((o) => within(s.text, o.text))) continue;
+    out.push(s);
+    length += s.text.length;
+  }
+  return out;
+}
+
+const end = (s: string) => (/[.!?:)]$/.test(s) ? s : `${s}.`);
+
+/**
+ * The answer from the section the question names: the best-ranked passage of that section (the
+ * ranking puts the higher authority first), its section's sentences that carry the question's
+ * other words, else the section's first ones.
+ */
+function fromSection(input: ComposeInput, route: SectionRoute, own: Set<string>): Candidate[] | null {
+  const index = input.passages.findIndex((p) => inSection(route, p));
+  const p = input.passages[index];
+  if (!p) return null;
+  const cue = new Set(route.cue.map(stem));
+  const topic = new Set([...own].filter((s) => !cue.has(s)));
+  const sentences = (p.section?.length ? p.section : [p.text]).flatMap((t) => splitSentences(t));
+  const scored = sentences.map((text, i) => ({ text, i, score: scoreSentence(text, topic, new Set()).score }));
+  const best = Math.max(0, ...scored.map((s) => s.score));
+  const picked = best > 0 ? scored.filter((s) => s.score >= best * KEEP_RATIO) : scored;
+  return picked.map((s) => ({ passage: index, text: s.text, score: s.score }));
+}
+
+function fromSentences(input: ComposeInput, own: Set<string>, expanded: Set<string>): Candidate[] {
+  const candidates: Candidate[] = [];
+  input.passages.forEach((passage, index) => {
+    for (const text of splitSentences(passage.text)) {
+      const { score, strong } = scoreSentence(text, own, expanded);
+      const amount = input.wantsAmount && AMOUNT.test(text) ? 0.5 : 0;
+      if (!strong) continue;
+      const base = score + amount + 0.3 / (index + 1);
+      candidates.push({ passage: index, text, score: base * (1 + AUTHORITY_BOOST * passage.authority) });
+    }
+  });
+  candidates.sort((a, b) => b.score - a.score || a.passage - b.passage);
+  const best = candidates[0]?.score ?? 0;
+  return candidates.filter((c) => c.score >= best * KEEP_RATIO);
+}
+
+/**
+ * A lower source of the same visit that answers the same question in other words: the recording
+ * said one thing, the note another. Compared on content words beyond the question's own.
+ */
+function disagreeing(input: ComposeInput, chosen: RankedPassage, answer: string, own: Set<string>): boolean {
+  if (chosen.table !== "doctor_notes") return false;
+  const answerWords = new Set([...contentOf(answer)].map(stem));
+  return input.passages.some((p) => {
+    if (p.authority >= chosen.authority || p.visitId !== chosen.visitId || p.table !== "transcriptions") return false;
+    return splitSentences(p.text).some((s) => {
+      const ws = [...contentOf(s)].map(stem);
+      if (!ws.some((w) => own.has(w))) return false;
+      const extra = ws.filter((w) => !own.has(w) && !answerWords.has(w));
+      const numbers = (s.match(/\d+(?:[.,]\d+)?/g) ?? []).filter((n) => !answer.includes(n));
+      return numbers.length > 0 || extra.length >= 2;
+    });
+  });
+}
+
+export function composeAnswer(input: ComposeInput): Composed {
+  const language = questionLanguage(input.question, input.language);
+  const own = new Set(input.terms.filter((t) => t.length > 1).map(stem));
+  const expanded = new Set(input.expansions.flatMap((p) => words(p)).map(stem));
+  const route = sectionRoute(input.question);
+  const picked = (route && fromSection(input, route, own)) || fromSentences(input, own, expanded);
+  if (picked.length === 0) return { answer: answerPhrases(input.language).notInRecords, unanswered: true };
+  // One source speaks first: the top sentence's passage; its other sentences, then the next ones.
+  const lead = input.passages[picked[0]?.passage ?? 0] as RankedPassage;
+  const lines = trim(
+    picked.map((c) => ({ passage: c.passage, text: end(said(input.passages[c.passage] as RankedPassage, c.text, language)) })),
+  );
+  // One marker per run of sentences from the same passage.
+  const body = lines
+    .map((l, i) => (lines[i + 1]?.passage === l.passage ? l.text : `${l.text} [${l.passage + 1}]`))
+    .join(" ");
+  if (lead.table === "doctor_notes" && disagreeing(input, lead, body, own)) {
+    const phrases = answerPhrases(language);
+    return { answer: `${provenance(lead, language, input.timeZone)} ${body} ${phrases.recordingOtherwise}`, unanswered: false };
+  }
+  return { answer: body, unanswered: false };
+}
