@@ -29,12 +29,12 @@ export interface Composed {
 }
 
 /** At most this many sentences, and about this many characters, in one answer. */
-const MAX_SENTENCES = 3;
-const MAX_CHARS = 360;
+const MAX_SENTENCES = 4;
+const MAX_CHARS = 420;
 /** A sentence scoring under this share of the best one is left out. */
 const KEEP_RATIO = 0.5;
 /** Per authority level (0 case … 4 signed note): a note sentence outranks a transcript one that matches alike. */
-const AUTHORITY_BOOST = 0.15;
+const AUTHORITY_BOOST = 0.5;
 
 const stem = (w: string) => (w.length > 5 ? w.slice(0, 5) : w);
 const AMOUNT = /\d+(?:[.,]\d+)? ?(?:mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)/i;
@@ -96,9 +96,21 @@ function provenance(p: RankedPassage, language: RagLanguage, timeZone: string): 
   return (p.authority === 3 ? phrases.editedSays : phrases.draftSays).replace("{{date}}", date);
 }
 
+/** A transcript turn can run for a hundred words: keep the words around what the question asks. */
+const WINDOW = 28;
+function around(text: string, own: Set<string>): string {
+  const tokens = text.split(/\s+/);
+  if (tokens.length <= WINDOW + 8) return text;
+  const hits = tokens.map((t, i) => (words(t).some((w) => own.has(stem(w))) ? i : -1)).filter((i) => i >= 0);
+  const centre = hits.length ? (hits[0] as number) + Math.floor(((hits.at(-1) as number) - (hits[0] as number)) / 2) : 0;
+  const from = Math.max(0, Math.min(centre - Math.floor(WINDOW / 2), tokens.length - WINDOW));
+  const part = tokens.slice(from, from + WINDOW).join(" ");
+  return `${from > 0 ? "…" : ""}${part}${from + WINDOW < tokens.length ? "…" : ""}`;
+}
+
 /** A source sentence as the answer says it. */
-function said(p: RankedPassage, text: string, language: RagLanguage): string {
-  const clean = text.replace(BULLET, "").trim();
+function said(p: RankedPassage, text: string, language: RagLanguage, own: Set<string>): string {
+  const clean = around(text.replace(BULLET, "").trim(), own);
   if (p.table !== "transcriptions") return clean;
   return thirdPerson(clean, p.patientName || answerPhrases(language).thePatient, p.language);
 }
@@ -115,12 +127,19 @@ function trim(sentences: { text: string; passage: number }[]): { text: string; p
   return out;
 }
 
-const end = (s: string) => (/[.!?:)]$/.test(s) ? s : `${s}.`);
+const end = (s: string) => (/[.!?:)…]$/.test(s) ? s : `${s}.`);
+
+/** A problem heading of an assessment/plan ("Right knee pain."): where one problem's block starts. */
+const HEADING = (t: string) => t.split(/\s+/).length <= 6 && !/:/.test(t);
+/** What a plan sentence does, in three languages: a plan question wants these first. */
+const ACTION =
+  /\b(will|recommend\w*|order\w*|prescri\w*|continue|start\w*|refer\w*|follow[- ]?up|schedul\w*|plan|advis\w*|increase|decrease|stop|therapy|treatment|return|poursui\w*|commenc\w*|prescri\w*|adress\w*|contr[oô]le|continuar|iniciar|recet\w*|control)\b/i;
 
 /**
  * The answer from the section the question names: the best-ranked passage of that section (the
- * ranking puts the higher authority first), its section's sentences that carry the question's
- * other words, else the section's first ones.
+ * ranking puts the visit the question is about, then the higher authority, first). Within the
+ * section, the problem block its other words name ("the plan for the knee"), else its start;
+ * a plan question keeps what is done (orders, prescriptions, follow-up) before the reasoning.
  */
 function fromSection(input: ComposeInput, route: SectionRoute, own: Set<string>): Candidate[] | null {
   const index = input.passages.findIndex((p) => inSection(route, p));
@@ -128,11 +147,22 @@ function fromSection(input: ComposeInput, route: SectionRoute, own: Set<string>)
   if (!p) return null;
   const cue = new Set(route.cue.map(stem));
   const topic = new Set([...own].filter((s) => !cue.has(s)));
-  const sentences = (p.section?.length ? p.section : [p.text]).flatMap((t) => splitSentences(t));
-  const scored = sentences.map((text, i) => ({ text, i, score: scoreSentence(text, topic, new Set()).score }));
-  const best = Math.max(0, ...scored.map((s) => s.score));
-  const picked = best > 0 ? scored.filter((s) => s.score >= best * KEEP_RATIO) : scored;
-  return picked.map((s) => ({ passage: index, text: s.text, score: s.score }));
+  const sentences = (p.section?.length ? p.section : [p.text]).flatMap((t) => splitSentences(t)).map((t) => t.replace(BULLET, ""));
+  const scores = sentences.map((text) => scoreSentence(text, topic, new Set()).score);
+  const best = Math.max(0, ...scores);
+  const start = best > 0 ? scores.indexOf(best) : 0;
+  const block: string[] = [];
+  for (let i = start; i < sentences.length && block.length < 6; i++) {
+    const text = sentences[i] as string;
+    if (i > start && HEADING(text) && (scores[i] ?? 0) < best) break;
+    block.push(text);
+  }
+  let chosen = block;
+  if (route.intent === "plan") {
+    const actions = block.filter((t) => ACTION.test(t) && !HEADING(t));
+    if (actions.length) chosen = [...(HEADING(block[0] ?? "") ? [block[0] as string] : []), ...actions];
+  }
+  return chosen.map((text) => ({ passage: index, text, score: 1 }));
 }
 
 function fromSentences(input: ComposeInput, own: Set<string>, expanded: Set<string>): Candidate[] {
@@ -180,7 +210,7 @@ export function composeAnswer(input: ComposeInput): Composed {
   // One source speaks first: the top sentence's passage; its other sentences, then the next ones.
   const lead = input.passages[picked[0]?.passage ?? 0] as RankedPassage;
   const lines = trim(
-    picked.map((c) => ({ passage: c.passage, text: end(said(input.passages[c.passage] as RankedPassage, c.text, language)) })),
+    picked.map((c) => ({ passage: c.passage, text: end(said(input.passages[c.passage] as RankedPassage, c.text, language, own)) })),
   );
   // One marker per run of sentences from the same passage.
   const body = lines
