@@ -69,12 +69,31 @@ function complaint(e: AciEncounter & { cc?: string }, sections: NoteSection[]): 
   return cc.replace(/\.$/, "").toLowerCase();
 }
 
+const CC_STOP = new Set(["pain", "follow", "visit", "with", "and", "the", "for", "of", "up", "right", "left"]);
+
+/**
+ * The part of a plan about the chief complaint: in a problem list ("Right knee pain." then its
+ * lines), the block whose heading shares a word with the complaint; a plan without headings whole;
+ * "" when a problem list has no block for it (the question would have no one answer).
+ */
+export function problemBlock(text: string, cc: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const isHeading = (l: string) => /^[A-Z][\w ,'/-]{2,60}\.$/.test(l) && l.split(" ").length <= 6;
+  const headings = lines.filter(isHeading);
+  if (headings.length < 2) return text;
+  const ccWords = cc.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 2 && !CC_STOP.has(w));
+  const start = lines.findIndex((l) => isHeading(l) && ccWords.some((w) => l.toLowerCase().includes(w)));
+  if (start < 0) return "";
+  const next = lines.findIndex((l, i) => i > start && isHeading(l));
+  return lines.slice(start, next < 0 ? undefined : next).join("\n");
+}
+
 export function questionsOf(e: AciEncounter & { cc?: string }): RecordsQuestion[] {
   const sections = noteSections(e.note);
   const cc = complaint(e, sections);
   const out: RecordsQuestion[] = [];
   const plan = sections.find((s) => s.key === "plan") ?? sections.find((s) => s.key === "assessment_plan");
-  const planTerm = plan?.text.match(PLAN_TERMS)?.[0];
+  const planTerm = plan ? problemBlock(plan.text, cc).match(PLAN_TERMS)?.[0] : undefined;
   if (cc && planTerm) out.push({ encounter: e.id, kind: "plan", query: `What is the plan for the ${cc}?`, fact: planTerm });
   for (const s of sections) {
     const m = s.text.match(DOSE);

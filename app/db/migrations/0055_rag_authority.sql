@@ -45,7 +45,8 @@ begin
                                      then sec.s -> 'sentences' else '[]'::jsonb end) with ordinality as x(value, n)
     union all
     select m.part[1], m.n
-      from regexp_matches(coalesce(sec.s ->> 'text', ''), '([^.!?\n]+[.!?]*)', 'g') with ordinality as m(part, n)
+      -- A full stop between digits ("Flomax 0.4 mg") does not end a sentence.
+      from regexp_matches(coalesce(sec.s ->> 'text', ''), '((?:[^.!?\n]|\.(?=[0-9]))+[.!?]*)', 'g') with ordinality as m(part, n)
       where jsonb_typeof(sec.s -> 'sentences') is distinct from 'array'
          or jsonb_array_length(sec.s -> 'sentences') = 0
   ) sen

@@ -110,7 +110,7 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
                + ${WEIGHTS.authority}::float8 * sc.authority as score
       from scored sc join visits v on v.visit_id = sc.visit_id
       order by score desc, sc.visit_date desc, sc.created_at desc, sc.position
-      limit ${args.limit})
+      limit ${args.patientId ? args.limit : args.limit * DIVERSITY_POOL})
     select r.id, r.record_type, r.source_table, r.source_id, r.field, r.label, r.note_status, r.visit_id, r.patient_id,
            coalesce(nullif(v.title, ''), p.display_name) as visit_name, r.visit_date::text as visit_date,
            r.start_s, r.end_s, r.language, r.text, r.authority, p.display_name as patient_name,
@@ -119,7 +119,7 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
     join public.visits v on v.org_id = r.org_id and v.id = r.visit_id
     join public.patients p on p.org_id = v.org_id and p.id = v.patient_id
     order by r.score desc, r.visit_date desc, r.created_at desc, r.position`.execute(trx);
-  return rows.map((r) => {
+  return diversify(rows, args.patientId ? Number.POSITIVE_INFINITY : PER_VISIT, args.limit).map((r) => {
     const score = Number(r.score);
     const features = {
       all: r.r_all,
@@ -133,6 +133,26 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
     };
     return toPassage(r, score, args.debug ? features : undefined);
   });
+}
+
+/** Organisation-wide, the pool ranked before at most PER_VISIT passages of one visit are kept. */
+const DIVERSITY_POOL = 3;
+const PER_VISIT = 2;
+
+/**
+ * Organisation-wide, one visit's many matching sentences would fill every citation: keep at most
+ * `perVisit` of each visit in rank order, then fill up with the rest (issue 28 "hit@6").
+ */
+export function diversify<T extends { visit_id: string }>(rows: T[], perVisit: number, limit: number): T[] {
+  const seen = new Map<string, number>();
+  const first: T[] = [];
+  const later: T[] = [];
+  for (const r of rows) {
+    const n = seen.get(r.visit_id) ?? 0;
+    seen.set(r.visit_id, n + 1);
+    (n < perVisit ? first : later).push(r);
+  }
+  return [...first, ...later].slice(0, limit);
 }
 
 /** A passage as both rankings (full text, dense) select it. */

@@ -150,11 +150,15 @@ function fromSection(input: ComposeInput, route: SectionRoute, own: Set<string>)
   const sentences = (p.section?.length ? p.section : [p.text]).flatMap((t) => splitSentences(t)).map((t) => t.replace(BULLET, ""));
   const scores = sentences.map((text) => scoreSentence(text, topic, new Set()).score);
   const best = Math.max(0, ...scores);
-  const start = best > 0 ? scores.indexOf(best) : 0;
+  // A section that is no problem list (no heading lines) is read from its start.
+  const list = sentences.some((t, i) => i > 0 && HEADING(t));
+  const start = best > 0 && list ? scores.indexOf(best) : 0;
   const block: string[] = [];
   for (let i = start; i < sentences.length && block.length < 6; i++) {
     const text = sentences[i] as string;
-    if (i > start && HEADING(text) && (scores[i] ?? 0) < best) break;
+    // A problem's block ends at the next problem; a summary sentence ("presents for follow-up of
+    // his chronic problems") names them all, so its block runs on into them.
+    if (i > start && HEADING(text) && HEADING(sentences[start] ?? "") && (scores[i] ?? 0) < best) break;
     block.push(text);
   }
   let chosen = block;
@@ -170,7 +174,7 @@ function fromSentences(input: ComposeInput, own: Set<string>, expanded: Set<stri
   input.passages.forEach((passage, index) => {
     for (const text of splitSentences(passage.text)) {
       const { score, strong } = scoreSentence(text, own, expanded);
-      const amount = input.wantsAmount && AMOUNT.test(text) ? 0.5 : 0;
+      const amount = input.wantsAmount && AMOUNT.test(text) ? 1 : 0;
       if (!strong) continue;
       const base = score + amount + 0.3 / (index + 1);
       candidates.push({ passage: index, text, score: base * (1 + AUTHORITY_BOOST * passage.authority) });
