@@ -75,13 +75,17 @@ function within(a: string, b: string): boolean {
   return wa.length > 0 && wa.every((w) => wb.has(w));
 }
 
+/** "28 Nov" (issue 28's wording): day before month in all three languages. */
+const LOCALES: Record<RagLanguage, string> = { en: "en-GB", fr: "fr-FR", es: "es-ES" };
+
 function shortDate(iso: string, language: RagLanguage, timeZone: string): string {
+  const locale = LOCALES[language];
   const date = iso.length === 10 ? new Date(`${iso}T12:00:00Z`) : new Date(iso);
   const zone = iso.length === 10 ? "UTC" : timeZone;
   try {
-    return new Intl.DateTimeFormat(language, { day: "numeric", month: "short", timeZone: zone }).format(date);
+    return new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: zone }).format(date);
   } catch {
-    return new Intl.DateTimeFormat(language, { day: "numeric", month: "short", timeZone: "UTC" }).format(date);
+    return new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" }).format(date);
   }
 }
 
@@ -163,8 +167,10 @@ function fromSection(input: ComposeInput, route: SectionRoute, own: Set<string>)
   }
   let chosen = block;
   if (route.intent === "plan") {
-    const actions = block.filter((t) => ACTION.test(t) && !HEADING(t));
-    if (actions.length) chosen = [...(HEADING(block[0] ?? "") ? [block[0] as string] : []), ...actions];
+    // What is done first, then the rest (the answer's length limit cuts the reasoning first).
+    const head = HEADING(block[0] ?? "") ? [block[0] as string] : [];
+    const rest = block.slice(head.length);
+    chosen = [...head, ...rest.filter((t) => ACTION.test(t)), ...rest.filter((t) => !ACTION.test(t))];
   }
   return chosen.map((text) => ({ passage: index, text, score: 1 }));
 }
@@ -220,7 +226,11 @@ export function composeAnswer(input: ComposeInput): Composed {
   const body = lines
     .map((l, i) => (lines[i + 1]?.passage === l.passage ? l.text : `${l.text} [${l.passage + 1}]`))
     .join(" ");
-  if (lead.table === "doctor_notes" && disagreeing(input, lead, body, own)) {
+  // "plan" and "assessment" say where to look: a recording that says "plan" does not disagree.
+  // "allergic" or "medications" say what about: a recording naming another allergy does.
+  const where = route && (route.intent === "plan" || route.intent === "assessment") ? route.cue.map(stem) : [];
+  const topic = new Set([...own].filter((w) => !where.includes(w)));
+  if (lead.table === "doctor_notes" && topic.size > 0 && disagreeing(input, lead, body, topic)) {
     const phrases = answerPhrases(language);
     return { answer: `${provenance(lead, language, input.timeZone)} ${body} ${phrases.recordingOtherwise}`, unanswered: false };
   }
