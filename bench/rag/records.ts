@@ -73,7 +73,10 @@ async function main() {
     );
     patients.push(p.id);
   }
-  const visitOf = new Map<string, { visitId: string; patientId: string; noteId: string; note: string; dialogue: string }>();
+  const visitOf = new Map<
+    string,
+    { visitId: string; patientId: string; noteId: string; note: string; dialogue: string; day: string }
+  >();
   for (const [i, e] of encounters.entries()) {
     const patientId = patients[i % PATIENTS] as string;
     const day = new Date(Date.UTC(2025, 0, 1 + i * 5)).toISOString().slice(0, 10);
@@ -91,7 +94,7 @@ async function main() {
           values (${orgId}, ${visitId}, ${patientId}, 'bench:aci', '{}'::jsonb, 'en', 'signed', ${content}::jsonb, ${content}::jsonb,
                   ${`${day}T12:00:00Z`}::timestamptz) returning id`,
     );
-    visitOf.set(e.id, { visitId, patientId, noteId, note: e.note, dialogue: e.dialogue });
+    visitOf.set(e.id, { visitId, patientId, noteId, note: e.note, dialogue: e.dialogue, day });
   }
   await sql`analyze public.record_chunks`.execute(db.kysely);
   const questions: RecordsQuestion[] = encounters.filter((e) => e.split === SPLIT).flatMap((e) => questionsOf(e));
@@ -136,7 +139,8 @@ async function main() {
   );
   if (process.argv.includes("--misses")) for (const m of misses) console.log(`  miss ${m}`);
 
-  // Corrected wins: amend the note's dose (the recording still says the old one) and ask again.
+  // Corrected wins: amend the note's dose (the recording still says the old one) and ask again,
+  // about that visit (date filter).
   let corrected = 0;
   let tried = 0;
   for (const q of questions.filter((x) => x.kind === "dose")) {
@@ -144,13 +148,17 @@ async function main() {
     if (!v) continue;
     const old = q.fact.replace(" mg", "");
     const next = String(Number(old) * 2 + 5);
-    const sections = noteSections(v.note).map((s) => ({ ...s, text: s.text.replace(`${old} mg`, `${next} mg`), sentences: [] }));
+    const sections = noteSections(v.note).map((s) => ({ ...s, text: s.text.replaceAll(`${old} mg`, `${next} mg`), sentences: [] }));
     await sql`update public.notes set status = 'amended', content = ${JSON.stringify(sections)}::jsonb where id = ${v.noteId}`.execute(
       db.kysely,
     );
     tried++;
-    const answer = await ask({ db, actor, orgId, query: q.query, patientId: v.patientId, language: "en", engine });
-    const first = answer.citations[0];
+    // That visit's records only (its day): another visit's note may rightly state another dose.
+    const filters = { date_from: v.day, date_to: v.day };
+    const answer = await ask({ db, actor, orgId, query: q.query, patientId: v.patientId, filters, language: "en", engine });
+    // The source the answer leads with: its first [n] marker.
+    const lead = Number(/\[(\d+)\]/.exec(answer.answer)?.[1] ?? 0);
+    const first = answer.citations[lead - 1];
     const ok = answer.answer.includes(`${next} mg`) && first?.source.table === "doctor_notes" && first.source.visit_id === v.visitId;
     if (ok) corrected++;
     else if (process.argv.includes("--misses")) console.log(`  not corrected ${q.encounter}: ${answer.answer.slice(0, 160)}`);

@@ -137,7 +137,7 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
 
 /** Organisation-wide, the pool ranked before at most PER_VISIT passages of one visit are kept. */
 const DIVERSITY_POOL = 3;
-const PER_VISIT = 2;
+const PER_VISIT = 1;
 
 /**
  * Organisation-wide, one visit's many matching sentences would fill every citation: keep at most
