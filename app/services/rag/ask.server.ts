@@ -22,7 +22,8 @@ import {
 } from "./model.ts";
 import type { RagLanguage } from "./phrases.server.ts";
 import { chooseScope } from "./scope.ts";
-import { rankHelp, recordTypesFor } from "./search.server.ts";
+import { rankHelp, recordTypesFor, wantedTypes } from "./search.server.ts";
+import { sectionFirst } from "./section-first.server.ts";
 
 // Ask Murmur (SPEC §4 "Ask flow", §7 /api/rag/ask and /api/rag/search): validate, pick the
 // scope, rank what the caller may read (organisation and role filter inside the query), then let
@@ -109,9 +110,8 @@ async function retrieve(
     }
     const org = await trx.selectFrom("organizations").select("timezone").where("id", "=", args.orgId).executeTakeFirst();
     timeZone = org?.timezone ?? "UTC";
-    const ranked = await rankHybrid(trx, {
+    const hits = await rankHybrid(trx, {
       dense,
-      section: route,
       orgId: args.orgId,
       types,
       query,
@@ -120,6 +120,11 @@ async function retrieve(
       limit: options.limit,
       debug: options.debug,
     });
+    const ranked = await sectionFirst(
+      trx,
+      { orgId: args.orgId, route, types: wantedTypes(types, filters), patientId: args.patientId, limit: options.limit },
+      hits,
+    );
     // One row per question whatever it returned; the question itself is not kept (it may name a patient).
     await recordRead(trx, args, {
       action: options.audit,

@@ -2,7 +2,6 @@ import { sql } from "kysely";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { OrgRole } from "#app/db/schema.ts";
 import { isoDate } from "#app/services/patients/iso-date.ts";
-import type { SectionRoute } from "./answer/intent.ts";
 import type { ExpandedQuery } from "./expand.ts";
 import type { AskFilters, AskRecordType, RankedPassage } from "./model.ts";
 
@@ -24,10 +23,9 @@ export function recordTypesFor(role: OrgRole): AskRecordType[] {
   return [];
 }
 
-// section: a note passage of the section the question names (issue 28 "go to that section first");
 // authority: per level of 0055's order (case 0 … signed note 4), so between passages that match
-// alike the higher source ranks first. Tuned on ACI-Bench train only (bench/rag/records.ts).
-const WEIGHTS = { all: 1, own: 1, phrase: 2, amount: 0.3, section: 1, visit: 4, authority: 0.05 } as const;
+// alike the higher source ranks first (issue 28). Tuned on ACI-Bench train only (bench/rag/records.ts).
+const WEIGHTS = { all: 1, own: 1, phrase: 2, amount: 0.3, authority: 0.05 } as const;
 /** A number with a unit, as records state doses and levels. */
 const AMOUNT = "[0-9]+([.,][0-9]+)? ?(mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)";
 
@@ -45,8 +43,6 @@ export interface RankRecordsArgs {
   filters: AskFilters;
   limit: number;
   debug?: boolean;
-  /** The note section the question names (answer/intent.ts), when it names one. */
-  section?: SectionRoute | null;
 }
 
 /** The role's record types narrowed by the `record_types` filter. */
@@ -61,60 +57,40 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
   // "own": what the question is about — its non-generic words and their synonyms — counted twice.
   const own = args.query.key.length ? args.query.key : all;
   const phrases = args.query.phrases.length ? args.query.phrases : [""];
-  const route = args.section ?? null;
-  // What the question asks about besides the section it names ("the knee" in "the plan for the knee").
-  const cue = new Set(route?.cue ?? []);
-  const topic = own.filter((t) => !cue.has(t));
-  const inSection = route
-    ? sql`(c.record_type = 'doctor_note' and (c.field = any(${route.fields}::text[]) or app.rag_fold(c.label) ~ ${route.title}))`
-    : sql`false`;
-  const { rows } = await sql<
-    RankedRow & { r_all: number; r_own: number; r_phrase: number; r_amount: number; r_section: number; r_visit: number; score: number }
-  >`
-    -- The queries are built once (materialized), the passages ranked alone, and only the
+  const { rows } = await sql<RankedRow & { r_all: number; r_own: number; r_phrase: number; r_amount: number; score: number }>`
+    -- The three queries are built once (materialized), the passages ranked alone, and only the
     -- winners joined to their visit and patient: those tables' policies cost a check per row.
     with qa as materialized (select ${perLanguage(all)}),
     qo as materialized (select ${perLanguage(own)}),
     qp as materialized (select ${perLanguage(phrases)}),
-    qt as materialized (select ${perLanguage(topic.length ? topic : [""])}),
-    scored as (
+    ranked as (
       select c.id, c.record_type, c.source_table, c.source_id, c.field, c.label, c.note_status, c.visit_id, c.patient_id,
              c.org_id, c.visit_date, c.created_at, c.position, c.start_s, c.end_s, c.language, c.text, c.authority,
-             s.r_all, s.r_own, s.r_phrase, s.r_amount, s.r_section, s.r_topic
+             s.r_all, s.r_own, s.r_phrase, s.r_amount,
+             ${WEIGHTS.all} * s.r_all + ${WEIGHTS.own} * s.r_own + ${WEIGHTS.phrase} * s.r_phrase
+               + ${WEIGHTS.amount} * s.r_amount * (s.r_own > 0)::int
+               + ${WEIGHTS.authority}::float8 * c.authority as score
       from public.record_chunks c
-      cross join qa cross join qo cross join qp cross join qt
+      cross join qa cross join qo cross join qp
       cross join lateral (select
           coalesce(ts_rank_cd(c.tsv, ${pick("qa")}, 1), 0)::float8 as r_all,
           coalesce(ts_rank_cd(c.tsv, ${pick("qo")}, 1), 0)::float8 as r_own,
           coalesce(ts_rank_cd(c.tsv, ${pick("qp")}, 1), 0)::float8 as r_phrase,
-          case when ${args.query.wantsAmount} and c.text ~* ${AMOUNT} then 1 else 0 end::float8 as r_amount,
-          case when ${inSection} then 1 else 0 end::float8 as r_section,
-          ${route && topic.length ? sql`coalesce(ts_rank_cd(c.tsv, ${pick("qt")}, 1), 0)::float8` : sql`0::float8`} as r_topic) s
+          case when ${args.query.wantsAmount} and c.text ~* ${AMOUNT} then 1 else 0 end::float8 as r_amount) s
       where c.org_id = ${args.orgId}
         and c.record_type in (${sql.join(wanted)})
         ${args.patientId ? sql`and c.patient_id = ${args.patientId}` : sql``}
         ${args.filters.date_from ? sql`and c.visit_date >= ${args.filters.date_from}::date` : sql``}
         ${args.filters.date_to ? sql`and c.visit_date <= ${args.filters.date_to}::date` : sql``}
-        -- Candidates hold what the question is about (not only "dose" or "today"), or are a
-        -- passage of the note section the question names ("What is the plan?").
+        -- Candidates hold what the question is about (not only "dose" or "today"): fewer rows to score.
         and ((c.language = 'en' and c.tsv @@ qo.en) or (c.language = 'fr' and c.tsv @@ qo.fr)
-             or (c.language = 'es' and c.tsv @@ qo.es) or ${inSection})),
-    -- How well each visit matches the question's topic (its best passage): the named section of
-    -- the visit the question is about outranks the same section of the others.
-    visits as (select visit_id, max(r_topic) as r_visit from scored group by visit_id),
-    ranked as (
-      select sc.*, v.r_visit,
-             ${WEIGHTS.all} * sc.r_all + ${WEIGHTS.own} * sc.r_own + ${WEIGHTS.phrase} * sc.r_phrase
-               + ${WEIGHTS.amount} * sc.r_amount * (sc.r_own > 0)::int
-               + ${WEIGHTS.section}::float8 * sc.r_section * ${topic.length ? sql`(v.r_visit > 0)::int * (1 + ${WEIGHTS.visit}::float8 * v.r_visit)` : sql`1`}
-               + ${WEIGHTS.authority}::float8 * sc.authority as score
-      from scored sc join visits v on v.visit_id = sc.visit_id
-      order by score desc, sc.visit_date desc, sc.created_at desc, sc.position
+             or (c.language = 'es' and c.tsv @@ qo.es))
+      order by score desc, c.visit_date desc, c.created_at desc, c.position
       limit ${args.patientId ? args.limit : args.limit * DIVERSITY_POOL})
     select r.id, r.record_type, r.source_table, r.source_id, r.field, r.label, r.note_status, r.visit_id, r.patient_id,
            coalesce(nullif(v.title, ''), p.display_name) as visit_name, r.visit_date::text as visit_date,
            r.start_s, r.end_s, r.language, r.text, r.authority, p.display_name as patient_name,
-           ${noteSignedAt("r")} as signed_at, r.r_all, r.r_own, r.r_phrase, r.r_amount, r.r_section, r.r_visit, r.score
+           ${noteSignedAt("r")} as signed_at, r.r_all, r.r_own, r.r_phrase, r.r_amount, r.score
     from ranked r
     join public.visits v on v.org_id = r.org_id and v.id = r.visit_id
     join public.patients p on p.org_id = v.org_id and p.id = v.patient_id
@@ -126,8 +102,6 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
       own: r.r_own,
       phrase: r.r_phrase,
       amount: r.r_amount,
-      section: r.r_section,
-      visit: r.r_visit,
       authority: r.authority,
       score,
     };
