@@ -77,11 +77,17 @@ const CC_STOP = new Set(["pain", "follow", "visit", "with", "and", "the", "for",
  * "" when a problem list has no block for it (the question would have no one answer).
  */
 export function problemBlock(text: string, cc: string): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const isHeading = (l: string) => /^[A-Z][\w ,'/-]{2,60}\.$/.test(l) && l.split(" ").length <= 6;
   const headings = lines.filter(isHeading);
   if (headings.length < 2) return text;
-  const ccWords = cc.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 2 && !CC_STOP.has(w));
+  const ccWords = cc
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length > 2 && !CC_STOP.has(w));
   const start = lines.findIndex((l) => isHeading(l) && ccWords.some((w) => l.toLowerCase().includes(w)));
   if (start < 0) return "";
   const next = lines.findIndex((l, i) => i > start && isHeading(l));

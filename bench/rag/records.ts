@@ -38,9 +38,7 @@ type Encounter = AciEncounter & { cc?: string; split: "train" | "valid" };
 function load(split: "train" | "valid"): Encounter[] {
   const dir = aciBenchDir();
   const meta = dir
-    ? new Map(
-        readCsvObjects(join(dir, "challenge_data", `${split}_metadata.csv`)).map((r) => [r.encounter_id ?? "", r.cc ?? ""]),
-      )
+    ? new Map(readCsvObjects(join(dir, "challenge_data", `${split}_metadata.csv`)).map((r) => [r.encounter_id ?? "", r.cc ?? ""]))
     : new Map<string, string>();
   return loadAciSplit(split).map((e) => ({ ...e, cc: meta.get(e.id) || undefined, split }));
 }
@@ -98,13 +96,18 @@ async function main() {
   }
   await sql`analyze public.record_chunks`.execute(db.kysely);
   const questions: RecordsQuestion[] = encounters.filter((e) => e.split === SPLIT).flatMap((e) => questionsOf(e));
-  const { n: passages } = await one<{ n: string }>(db, sql`select count(*) as n from public.record_chunks where org_id = ${orgId}`);
+  const { n: passages } = await one<{ n: string }>(
+    db,
+    sql`select count(*) as n from public.record_chunks where org_id = ${orgId}`,
+  );
   console.log(`# Ask Murmur records questions on ACI-Bench (${db.kind}), questions from the ${SPLIT} split`);
   console.log(
     `${encounters.length} encounters (train + valid) as visits of ${PATIENTS} patients, transcript + signed note each: ${passages} passages`,
   );
   const kinds = ["plan", "dose", "assessment"] as const;
-  console.log(`${questions.length} questions: ${kinds.map((k) => `${questions.filter((q) => q.kind === k).length} ${k}`).join(", ")}`);
+  console.log(
+    `${questions.length} questions: ${kinds.map((k) => `${questions.filter((q) => q.kind === k).length} ${k}`).join(", ")}`,
+  );
 
   const actor = { userId };
   const tally = { fact: 0, hit6: 0, top1: 0 };
@@ -128,10 +131,13 @@ async function main() {
     const k = byKind.get(q.kind) ?? { fact: 0, n: 0 };
     byKind.set(q.kind, { fact: k.fact + (holds ? 1 : 0), n: k.n + 1 });
     if (holds) tally.fact++;
-    else misses.push(`${q.encounter} ${q.kind} "${q.query}" wants "${q.fact}": ${answer.answer.slice(0, 160).replace(/\n/g, " ")}`);
+    else
+      misses.push(`${q.encounter} ${q.kind} "${q.query}" wants "${q.fact}": ${answer.answer.slice(0, 160).replace(/\n/g, " ")}`);
   }
   const rate = (n: number, of = questions.length) => `${((100 * n) / Math.max(of, 1)).toFixed(1)}% (${n}/${of})`;
-  console.log(`answer holds the key fact:   ${rate(tally.fact)}  [${[...byKind].map(([k, v]) => `${k} ${v.fact}/${v.n}`).join(", ")}]`);
+  console.log(
+    `answer holds the key fact:   ${rate(tally.fact)}  [${[...byKind].map(([k, v]) => `${k} ${v.fact}/${v.n}`).join(", ")}]`,
+  );
   console.log(`hit@6 organisation-wide:     ${rate(tally.hit6)}`);
   console.log(`top-1 scoped to the patient: ${rate(tally.top1)}`);
   console.log(
@@ -148,7 +154,11 @@ async function main() {
     if (!v) continue;
     const old = q.fact.replace(" mg", "");
     const next = String(Number(old) * 2 + 5);
-    const sections = noteSections(v.note).map((s) => ({ ...s, text: s.text.replaceAll(`${old} mg`, `${next} mg`), sentences: [] }));
+    const sections = noteSections(v.note).map((s) => ({
+      ...s,
+      text: s.text.replaceAll(`${old} mg`, `${next} mg`),
+      sentences: [],
+    }));
     await sql`update public.notes set status = 'amended', content = ${JSON.stringify(sections)}::jsonb where id = ${v.noteId}`.execute(
       db.kysely,
     );
@@ -159,7 +169,8 @@ async function main() {
     // The source the answer leads with: its first [n] marker.
     const lead = Number(/\[(\d+)\]/.exec(answer.answer)?.[1] ?? 0);
     const first = answer.citations[lead - 1];
-    const ok = answer.answer.includes(`${next} mg`) && first?.source.table === "doctor_notes" && first.source.visit_id === v.visitId;
+    const ok =
+      answer.answer.includes(`${next} mg`) && first?.source.table === "doctor_notes" && first.source.visit_id === v.visitId;
     if (ok) corrected++;
     else if (process.argv.includes("--misses")) console.log(`  not corrected ${q.encounter}: ${answer.answer.slice(0, 160)}`);
   }

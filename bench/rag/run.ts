@@ -5,7 +5,7 @@
 // run: the organisation grown to 100,000 indexed passages beside 9 other organisations.
 // Prints hit@1 scoped to the patient, hit@6 organisation-wide, answer accuracy (the answer holds
 // the dose), ask latency p50/p95 on both index sizes, and index build throughput.
-// `npm run bench:rag` (PGlite) or `DATABASE_URL=postgres://… npm run bench:rag` (an empty database).
+// `npm run bench:rag:dose` (PGlite) or `DATABASE_URL=postgres://… npm run bench:rag:dose` (an empty database).
 // Options: --chunks N (default 100000), --others N (default 9).
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";

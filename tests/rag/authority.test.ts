@@ -69,7 +69,9 @@ describeEachDatabase("Ask Murmur order of authority", (target) => {
     expect(await authority("assessment_plan")).toEqual([2]);
     const out = await ask("What is he allergic to?");
     expect(Date.now() - t0).toBeLessThan(5000);
-    expect(out.answer).toMatch(/^The note corrected by the clinician \(\d+ \w+\) says: Penicillin \(rash\)\. \[1\] \(the recording said otherwise\)$/);
+    expect(out.answer).toMatch(
+      /^The note corrected by the clinician \(\d+ \w+\) says: Penicillin \(rash\)\. \[1\] \(the recording said otherwise\)$/,
+    );
     expect(out.citations[0]?.source).toMatchObject({ table: "doctor_notes", id: noteId, field: "allergies" });
   });
 
@@ -87,7 +89,12 @@ describeEachDatabase("Ask Murmur order of authority", (target) => {
     expect(signed.answer).toContain(`The signed note of ${rows[0]?.day} `);
     expect(signed.answer).toContain("Penicillin (rash).");
     const t0 = Date.now();
-    await amendNote({ ...who(), noteId, sections: [{ key: "allergies", text: "Penicillin (hives) and latex." }], reason: "Allergy list" });
+    await amendNote({
+      ...who(),
+      noteId,
+      sections: [{ key: "allergies", text: "Penicillin (hives) and latex." }],
+      reason: "Allergy list",
+    });
     const amended = await ask("What is he allergic to?");
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(amended.answer).toContain("The amended note of");

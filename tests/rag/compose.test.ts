@@ -93,7 +93,9 @@ describe("composed answers", () => {
       passage("[patient] I am allergic to anything with sulfa in it, it gives me hives."),
       note("allergies", "Allergies", "Penicillin (rash).", { noteStatus: "draft", authority: 3 }),
     ]);
-    expect(answer).toBe("The note corrected by the clinician (27 Nov) says: Penicillin (rash). [2] (the recording said otherwise)");
+    expect(answer).toBe(
+      "The note corrected by the clinician (27 Nov) says: Penicillin (rash). [2] (the recording said otherwise)",
+    );
   });
 
   it("dates a signed note in the organisation's zone", () => {
@@ -139,7 +141,11 @@ describe("composed answers", () => {
       "en",
     );
     expect(es).toBe("Iniciar amoxicilina 500 mg cada 8 horas. [1]");
-    const spoken = compose("¿Qué toma para la presión?", [passage("[patient] Tomo losartán para la presión.", { language: "es" })], "es");
+    const spoken = compose(
+      "¿Qué toma para la presión?",
+      [passage("[patient] Tomo losartán para la presión.", { language: "es" })],
+      "es",
+    );
     expect(spoken).toBe("Jane Roe toma losartán para la presión. [1]");
   });
 

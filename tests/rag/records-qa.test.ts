@@ -85,7 +85,11 @@ describeEachDatabase("Ask Murmur", (target) => {
     const markers = new Set([...res.body.answer.matchAll(/\[(\d+)\]/g)].map((m: RegExpMatchArray) => Number(m[1])));
     expect(markers.size).toBe(res.body.citations.length);
     // The transcript's sentence is cited by its visit and second.
-    const spoken = await search({ query: "What dose of lisinopril does she take?", patientId, filters: { record_types: ["transcription"] } });
+    const spoken = await search({
+      query: "What dose of lisinopril does she take?",
+      patientId,
+      filters: { record_types: ["transcription"] },
+    });
     expect(spoken.body.citations[0]).toMatchObject({
       title: "Cough follow-up",
       created_at: "2026-03-10",

@@ -151,7 +151,9 @@ function fromSection(input: ComposeInput, route: SectionRoute, own: Set<string>)
   if (!p) return null;
   const cue = new Set(route.cue.map(stem));
   const topic = new Set([...own].filter((s) => !cue.has(s)));
-  const sentences = (p.section?.length ? p.section : [p.text]).flatMap((t) => splitSentences(t)).map((t) => t.replace(BULLET, ""));
+  const sentences = (p.section?.length ? p.section : [p.text])
+    .flatMap((t) => splitSentences(t))
+    .map((t) => t.replace(BULLET, ""));
   const scores = sentences.map((text) => scoreSentence(text, topic, new Set()).score);
   const best = Math.max(0, ...scores);
   // A section that is no problem list (no heading lines) is read from its start.
@@ -220,12 +222,13 @@ export function composeAnswer(input: ComposeInput): Composed {
   // One source speaks first: the top sentence's passage; its other sentences, then the next ones.
   const lead = input.passages[picked[0]?.passage ?? 0] as RankedPassage;
   const lines = trim(
-    picked.map((c) => ({ passage: c.passage, text: end(said(input.passages[c.passage] as RankedPassage, c.text, language, own)) })),
+    picked.map((c) => ({
+      passage: c.passage,
+      text: end(said(input.passages[c.passage] as RankedPassage, c.text, language, own)),
+    })),
   );
   // One marker per run of sentences from the same passage.
-  const body = lines
-    .map((l, i) => (lines[i + 1]?.passage === l.passage ? l.text : `${l.text} [${l.passage + 1}]`))
-    .join(" ");
+  const body = lines.map((l, i) => (lines[i + 1]?.passage === l.passage ? l.text : `${l.text} [${l.passage + 1}]`)).join(" ");
   // "plan" and "assessment" say where to look: a recording that says "plan" does not disagree.
   // "allergic" or "medications" say what about: a recording naming another allergy does.
   const where = route && (route.intent === "plan" || route.intent === "assessment") ? route.cue.map(stem) : [];

@@ -1,6 +1,6 @@
 import { splitSentences } from "#app/services/notes/sentences.ts";
-import { GENERIC_WORDS as WEAK, words } from "../expand.ts";
 import { composeAnswer } from "../answer/compose.ts";
+import { GENERIC_WORDS as WEAK, words } from "../expand.ts";
 import { answerPhrases } from "../phrases.server.ts";
 import type { AnswerEngine, AnswerInput, AnswerOutput } from "./types.ts";
 
