@@ -163,7 +163,14 @@ describeEachDatabase("Ask Murmur", (target) => {
     expect((await source("not a uuid!")).status).toBe(404);
     expect((await search({ query: "lisinopril", debug: true }, "clinician")).status).toBe(403);
     const debug = await search({ query: "lisinopril", debug: true }, "owner");
-    expect(Object.keys(debug.body.citations[0].features).sort()).toEqual(["all", "amount", "authority", "own", "phrase", "score"]);
+    expect(Object.keys(debug.body.citations[0].features).sort()).toEqual([
+      "all",
+      "amount",
+      "authority",
+      "own",
+      "phrase",
+      "score",
+    ]);
   });
 
   it("routes product questions to help in the reader's language, and says when help has no answer", async () => {

@@ -64,7 +64,7 @@ async function withSections(trx: ActorTransaction, orgId: string, route: Section
   for (const p of wanted.slice(0, SECTIONS_READ)) {
     const { rows } = await sql<{ text: string }>`
       select text from public.record_chunks
-      where org_id = ${orgId} and record_type = 'doctor_note' and source_id = ${p.sourceId} and field = ${p.field}
+      where org_id = ${orgId} and source_table = 'doctor_notes' and source_id = ${p.sourceId} and field = ${p.field}
       order by position limit 40`.execute(trx);
     const section = rows.map((r) => r.text);
     for (const q of passages) if (q.sourceId === p.sourceId && q.field === p.field) q.section = section;

@@ -29,17 +29,22 @@ export async function sectionFirst(
     .where("status", "in", ["draft", "signed", "amended"])
     .execute();
   if (notes.length === 0) return ranked;
+  const noteIds = notes.map((n) => n.id);
   const { rows } = await sql<RankedRow>`
+    -- A title is folded once per (note, section), not once per sentence.
+    with wanted as (
+      select s.note_id, s.field from (
+        select distinct r.note_id, r.field, r.label from public.record_chunks r
+        where r.org_id = ${args.orgId} and r.note_id = any(${noteIds}::uuid[])) s
+      where s.field = any(${route.fields}::text[]) or app.rag_fold(s.label) ~ ${route.title})
     select r.id, r.record_type, r.source_table, r.source_id, r.field, r.label, r.note_status, r.visit_id, r.patient_id,
            coalesce(nullif(v.title, ''), p.display_name) as visit_name, r.visit_date::text as visit_date,
            r.start_s, r.end_s, r.language, r.text, r.authority, p.display_name as patient_name,
            ${noteSignedAt("r")} as signed_at
-    from public.record_chunks r
+    from wanted w
+    join public.record_chunks r on r.org_id = ${args.orgId} and r.note_id = w.note_id and r.field = w.field
     join public.visits v on v.org_id = r.org_id and v.id = r.visit_id
     join public.patients p on p.org_id = v.org_id and p.id = v.patient_id
-    where r.org_id = ${args.orgId} and r.record_type = 'doctor_note'
-      and (r.field = any(${route.fields}::text[]) or app.rag_fold(r.label) ~ ${route.title})
-      and r.note_id = any(${notes.map((n) => n.id)}::uuid[])
     order by ${visits.length ? sql`array_position(${visits}::uuid[], r.visit_id),` : sql`r.visit_date desc,`}
              r.authority desc, r.created_at desc, r.position
     limit 1`.execute(trx);
