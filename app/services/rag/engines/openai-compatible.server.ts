@@ -57,7 +57,7 @@ export function groundedPrompt(input: AnswerInput): { role: "system" | "user"; c
           "Write about the patient in the third person (the patient's name or 'the patient'), not 'I' or 'you'.",
         ]
       : []),
-    `Answer briefly, in ${LANGUAGE_NAMES[questionLanguage(input.question, input.language)]}.`,
+    `Answer briefly, in ${LANGUAGE_NAMES[input.scope === "help" ? input.language : questionLanguage(input.question, input.language)]}.`,
   ].join("\n");
   // The section the question names is read whole (ask.server.ts withSections), once per note section.
   const shown = new Set<string>();
