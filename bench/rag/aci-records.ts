@@ -1,7 +1,7 @@
 // ACI-Bench encounters as the records Ask Murmur reads (issue 28 bench): each encounter is a visit
 // with its dialogue as the imported transcript and its reference note as the visit's signed note,
 // split into sections by its upper-case headings. Questions are generated from the note, never
-// hand-written, with the key fact an answer must hold. Shared by bench/rag/records.ts only.
+// hand-written, with the key fact an answer must hold. Shared by bench/rag/run.ts only.
 import type { AciEncounter } from "../notes/aci-data.ts";
 
 export interface NoteSection {

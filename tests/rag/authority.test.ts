@@ -13,6 +13,20 @@ import { generatedNote, patientOf, transcribedVisit } from "../notes/notes-harne
 // draft (2) > the transcript (1) > a coding case (0); the note triggers re-index an edit, a
 // signature and an amendment in the writer's transaction, so the next answer already reads them.
 
+/**
+ * Issue 27's note checks (branch `checks`) gate signing on acknowledged checks; where that harness
+ * exists its helper clears them, as tests/rag/records-qa.test.ts does. Resolved at run time so this
+ * file runs on either side of that merge; any other import failure is a real error.
+ */
+async function clearSignGate(h: VisitHarness, noteId: string): Promise<void> {
+  const path = "#tests/notes/checks-harness.ts";
+  const checks = (await import(/* @vite-ignore */ path).catch((error: unknown) => {
+    if (String(error).includes("checks-harness")) return null;
+    throw error;
+  })) as { acknowledgeAllChecks?: (h: VisitHarness, noteId: string) => Promise<void> } | null;
+  await checks?.acknowledgeAllChecks?.(h, noteId);
+}
+
 const DIALOGUE = [
   "[doctor] Do you have any allergies to medicines?",
   "[patient] I am allergic to anything with sulfa in it, it gives me hives all over.",
@@ -77,6 +91,7 @@ describeEachDatabase("Ask Murmur order of authority", (target) => {
 
   it("re-indexes on signature and amendment: the next answer reads the signed, then the amended text", async () => {
     await sql`update public.visits set visit_date = '2026-11-27' where id = ${visitId}`.execute(h.db.kysely);
+    await clearSignGate(h, noteId);
     await signNote({ ...who(), noteId });
     expect(await authority("allergies")).toEqual([4]);
     expect(await authority("assessment_plan")).toEqual([4]);

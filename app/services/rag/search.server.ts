@@ -24,7 +24,7 @@ export function recordTypesFor(role: OrgRole): AskRecordType[] {
 }
 
 // authority: per level of 0055's order (case 0 … signed note 4), so between passages that match
-// alike the higher source ranks first (issue 28). Tuned on ACI-Bench train only (bench/rag/records.ts).
+// alike the higher source ranks first (issue 28). Tuned on ACI-Bench train only (bench/rag/run.ts).
 const WEIGHTS = { all: 1, own: 1, phrase: 2, amount: 0.3, authority: 0.05 } as const;
 /** A number with a unit, as records state doses and levels. */
 const AMOUNT = "[0-9]+([.,][0-9]+)? ?(mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)";
