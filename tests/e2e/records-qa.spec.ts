@@ -38,7 +38,7 @@ test("records Q&A without JavaScript, in French: answer, citations, source view,
   await plain.getByRole("button", { name: "Demander" }).click();
   await expect(plain).toHaveURL(/\/fr\/records-qa\?patient=[0-9a-f-]{36}&q=Quelle/);
   const result = plain.getByTestId("ask-result");
-  await expect(result.locator(".rag-answer")).toContainText("Je prends du paracétamol 500 mg deux fois par jour. [1]");
+  await expect(result.locator(".rag-answer")).toContainText("Jeanne Martin prend du paracétamol 500 mg deux fois par jour. [1]");
   const chip = result.getByTestId("citations").getByRole("link").first();
   await expect(chip).toContainText("[1] Mal de gorge · 15 janv. 2026");
 

@@ -22,6 +22,9 @@ const passage = (text: string, over: Partial<RankedPassage> = {}): RankedPassage
   end: null,
   language: "en",
   text,
+  authority: 1,
+  patientName: "",
+  signedAt: null,
   score: 1,
   ...over,
 });
@@ -131,14 +134,14 @@ describe("OpenAI-compatible answerer", () => {
     const out = await engine.answer(input("lisinopril dose?", texts));
     expect(out).toEqual({ answer: "She takes lisinopril 10 mg daily [1].", usedFallback: false, unanswered: false });
     const user = mock.calls[0]?.body.messages.find((m) => m.role === "user")?.content ?? "";
-    expect(user).toContain("[1] (2026-03-10, Follow-up, transcriptions) I take lisinopril 10 mg daily.");
+    expect(user).toContain("[1] (2026-03-10, Follow-up, transcript (recording)) I take lisinopril 10 mg daily.");
     expect(user).toContain("[2]");
   });
 
   it("falls back to the extractive answer on an error or an ungrounded reply", async () => {
     mock.respond(() => chatError(500, "down"));
     const failed = await engine.answer(input("lisinopril dose?", texts));
-    expect(failed).toMatchObject({ usedFallback: true, answer: "I take lisinopril 10 mg daily. [1]" });
+    expect(failed).toMatchObject({ usedFallback: true, answer: "The patient takes lisinopril 10 mg daily. [1]" });
     mock.respond(() => chatCompletion("She takes lisinopril 40 mg daily [1]."));
     expect((await engine.answer(input("lisinopril dose?", texts))).usedFallback).toBe(true);
     mock.respond(() => chatCompletion("She takes lisinopril daily."));

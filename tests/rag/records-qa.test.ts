@@ -76,16 +76,22 @@ describeEachDatabase("Ask Murmur", (target) => {
     await h.close();
   });
 
-  it("answers from the patient's transcript with a citation to the visit and the second", async () => {
+  it("answers from the patient's records with a citation to the visit and the second", async () => {
     const res = await ask({ query: "What dose of lisinopril does she take?", patientId });
     expect(res.status).toBe(200);
-    // The note drafted from the same visit says it too: both are cited, each line with its marker.
-    const lines: string[] = res.body.answer.split("\n");
-    const line = lines.find((l) => l.includes("I take lisinopril 10 mg daily for my blood pressure.")) ?? "";
-    const marker = Number(/\[(\d+)\]$/.exec(line)?.[1]);
     expect(res.body.usedFallback).toBe(false);
-    expect(res.body.citations).toHaveLength(lines.length);
-    expect(res.body.citations[marker - 1]).toMatchObject({
+    // Issue 28: one composed answer, in the third person, each [n] a chip.
+    expect(res.body.answer).toContain("lisinopril 10 mg");
+    expect(res.body.answer).not.toMatch(/\bI take\b/);
+    const markers = new Set([...res.body.answer.matchAll(/\[(\d+)\]/g)].map((m: RegExpMatchArray) => Number(m[1])));
+    expect(markers.size).toBe(res.body.citations.length);
+    // The transcript's sentence is cited by its visit and second.
+    const spoken = await search({
+      query: "What dose of lisinopril does she take?",
+      patientId,
+      filters: { record_types: ["transcription"] },
+    });
+    expect(spoken.body.citations[0]).toMatchObject({
       title: "Cough follow-up",
       created_at: "2026-03-10",
       source: { table: "transcriptions", id: visitId, field: "segment", visit_id: visitId, patient_id: patientId, start: 16.4 },
@@ -158,7 +164,14 @@ describeEachDatabase("Ask Murmur", (target) => {
     expect((await source("not a uuid!")).status).toBe(404);
     expect((await search({ query: "lisinopril", debug: true }, "clinician")).status).toBe(403);
     const debug = await search({ query: "lisinopril", debug: true }, "owner");
-    expect(Object.keys(debug.body.citations[0].features).sort()).toEqual(["all", "amount", "own", "phrase", "score"]);
+    expect(Object.keys(debug.body.citations[0].features).sort()).toEqual([
+      "all",
+      "amount",
+      "authority",
+      "own",
+      "phrase",
+      "score",
+    ]);
   });
 
   it("routes product questions to help in the reader's language, and says when help has no answer", async () => {

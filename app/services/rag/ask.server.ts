@@ -1,7 +1,10 @@
+import { sql } from "kysely";
+import type { ActorTransaction } from "#app/db/actor.server.ts";
 import { isUuid } from "#app/services/auth/uuid.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs, requireMemberRole } from "#app/services/orgs/context.server.ts";
 import { orgErrors } from "#app/services/orgs/errors.server.ts";
 import { auditRefs, recordRead } from "#app/services/orgs/read-audit.server.ts";
+import { inSection, type SectionRoute, sectionRoute } from "./answer/intent.ts";
 import type { EmbeddingsClient } from "./embeddings/client.server.ts";
 import type { AnswerEngine } from "./engines/types.ts";
 import { ragErrors } from "./errors.server.ts";
@@ -19,7 +22,8 @@ import {
 } from "./model.ts";
 import type { RagLanguage } from "./phrases.server.ts";
 import { chooseScope } from "./scope.ts";
-import { rankHelp, recordTypesFor } from "./search.server.ts";
+import { rankHelp, recordTypesFor, wantedTypes } from "./search.server.ts";
+import { sectionFirst } from "./section-first.server.ts";
 
 // Ask Murmur (SPEC §4 "Ask flow", §7 /api/rag/ask and /api/rag/search): validate, pick the
 // scope, rank what the caller may read (organisation and role filter inside the query), then let
@@ -43,6 +47,29 @@ interface Retrieved {
   query: ExpandedQuery;
   scope: AskScope;
   passages: RankedPassage[];
+  /** The organisation's time zone (organizations.timezone). */
+  timeZone: string;
+}
+
+/** How many notes' named section an answer reads whole. */
+const SECTIONS_READ = 2;
+
+/**
+ * The whole section behind the best passages of the section a question names (issue 28), so the
+ * answer reads "the plan", not one sentence of it. Same transaction, same row-level security.
+ */
+async function withSections(trx: ActorTransaction, orgId: string, route: SectionRoute | null, passages: RankedPassage[]) {
+  if (!route) return passages;
+  const wanted = [...new Map(passages.filter((p) => inSection(route, p)).map((p) => [`${p.sourceId} ${p.field}`, p])).values()];
+  for (const p of wanted.slice(0, SECTIONS_READ)) {
+    const { rows } = await sql<{ text: string }>`
+      select text from public.record_chunks
+      where org_id = ${orgId} and source_table = 'doctor_notes' and source_id = ${p.sourceId} and field = ${p.field}
+      order by position limit 40`.execute(trx);
+    const section = rows.map((r) => r.text);
+    for (const q of passages) if (q.sourceId === p.sourceId && q.field === p.field) q.section = section;
+  }
+  return passages;
 }
 
 function readInput(args: AskArgs): { question: string; filters: AskFilters } {
@@ -64,6 +91,8 @@ async function retrieve(
   const query = expandQuery(question);
   // Embedded before the transaction opens, so a slow embeddings server never holds a connection.
   const dense = scope === "records" ? await embedQuestion(args.embeddings, question, args.signal) : null;
+  const route = scope === "records" ? sectionRoute(question) : null;
+  let timeZone = "UTC";
   const passages = await asActor(args, args.orgId, async (trx) => {
     const role = await requireMemberRole(trx, args.orgId, args.actor.userId);
     if (options.debug && role !== "owner") throw ragErrors.debugForbidden();
@@ -79,7 +108,9 @@ async function retrieve(
         .executeTakeFirst();
       if (!patient) throw ragErrors.patientNotFound();
     }
-    const ranked = await rankHybrid(trx, {
+    const org = await trx.selectFrom("organizations").select("timezone").where("id", "=", args.orgId).executeTakeFirst();
+    timeZone = org?.timezone ?? "UTC";
+    const hits = await rankHybrid(trx, {
       dense,
       orgId: args.orgId,
       types,
@@ -89,6 +120,11 @@ async function retrieve(
       limit: options.limit,
       debug: options.debug,
     });
+    const ranked = await sectionFirst(
+      trx,
+      { orgId: args.orgId, route, types: wantedTypes(types, filters), patientId: args.patientId, limit: options.limit },
+      hits,
+    );
     // One row per question whatever it returned; the question itself is not kept (it may name a patient).
     await recordRead(trx, args, {
       action: options.audit,
@@ -101,9 +137,9 @@ async function retrieve(
         sources: auditRefs(ranked.map((p) => p.id)),
       },
     });
-    return ranked;
+    return options.audit === "rag.ask" ? withSections(trx, args.orgId, route, ranked) : ranked;
   });
-  return { question, query, scope, passages };
+  return { question, query, scope, passages, timeZone };
 }
 
 export function toCitation(p: RankedPassage, withContent = false): Citation & { features?: Record<string, number> } {
@@ -153,6 +189,7 @@ export async function ask(args: AskArgs & { engine: AnswerEngine }): Promise<Ask
     passages: found.passages,
     scope: found.scope,
     language: args.language,
+    timeZone: found.timeZone,
     signal: args.signal,
   });
   const { answer, citations } = out.unanswered ? { answer: out.answer, citations: [] } : citeUsed(out.answer, found.passages);

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { AskFilters, AskRecordType, RankedPassage } from "./model.ts";
-import { type RankedRow, toPassage, wantedTypes } from "./search.server.ts";
+import { noteSignedAt, type RankedRow, toPassage, wantedTypes } from "./search.server.ts";
 
 // Dense retrieval (issue 12, ADR 0020): the passages whose stored embedding is closest to the
 // question's, under the same organisation, role, patient, date and record-type filters as the
@@ -74,7 +74,8 @@ export async function rankDense(trx: ActorTransaction, args: RankDenseArgs): Pro
       limit ${args.limit})
     select c.id, c.record_type, c.source_table, c.source_id, c.field, c.label, c.note_status, c.visit_id, c.patient_id,
            coalesce(nullif(v.title, ''), p.display_name) as visit_name, c.visit_date::text as visit_date,
-           c.start_s, c.end_s, c.language, c.text, 1 - n.distance as similarity
+           c.start_s, c.end_s, c.language, c.text, c.authority, p.display_name as patient_name,
+           ${noteSignedAt("c")} as signed_at, 1 - n.distance as similarity
     from near n
     join public.record_chunks c on c.id = n.chunk_id
     join public.visits v on v.org_id = c.org_id and v.id = c.visit_id

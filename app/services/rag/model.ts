@@ -68,6 +68,14 @@ export interface RankedPassage {
   end: number | null;
   language: "en" | "fr" | "es";
   text: string;
+  /** 0055's order of authority: 4 signed/amended note, 3 clinician-edited draft section, 2 generated draft, 1 transcript, 0 case. */
+  authority: number;
+  /** The patient's display name (records); the answer says it in place of "I". */
+  patientName: string;
+  /** A signed or amended note's signature time (ISO), null otherwise. */
+  signedAt: string | null;
+  /** The whole section a note passage belongs to, in order, when the question asked for that section. */
+  section?: string[];
   score: number;
   features?: Record<string, number>;
 }

@@ -23,7 +23,9 @@ export function recordTypesFor(role: OrgRole): AskRecordType[] {
   return [];
 }
 
-const WEIGHTS = { all: 1, own: 1, phrase: 2, amount: 0.3 } as const;
+// authority: per level of 0055's order (case 0 … signed note 4), so between passages that match
+// alike the higher source ranks first (issue 28). Tuned on ACI-Bench train only (bench/rag/run.ts).
+const WEIGHTS = { all: 1, own: 1, phrase: 2, amount: 0.3, authority: 0.05 } as const;
 /** A number with a unit, as records state doses and levels. */
 const AMOUNT = "[0-9]+([.,][0-9]+)? ?(mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)";
 
@@ -55,7 +57,7 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
   // "own": what the question is about — its non-generic words and their synonyms — counted twice.
   const own = args.query.key.length ? args.query.key : all;
   const phrases = args.query.phrases.length ? args.query.phrases : [""];
-  const { rows } = await sql<RankedRow & { r_all: number; r_own: number; r_phrase: number; r_amount: number }>`
+  const { rows } = await sql<RankedRow & { r_all: number; r_own: number; r_phrase: number; r_amount: number; score: number }>`
     -- The three queries are built once (materialized), the passages ranked alone, and only the
     -- winners joined to their visit and patient: those tables' policies cost a check per row.
     with qa as materialized (select ${perLanguage(all)}),
@@ -63,10 +65,11 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
     qp as materialized (select ${perLanguage(phrases)}),
     ranked as (
       select c.id, c.record_type, c.source_table, c.source_id, c.field, c.label, c.note_status, c.visit_id, c.patient_id,
-             c.org_id, c.visit_date, c.created_at, c.position, c.start_s, c.end_s, c.language, c.text,
+             c.org_id, c.visit_date, c.created_at, c.position, c.start_s, c.end_s, c.language, c.text, c.authority,
              s.r_all, s.r_own, s.r_phrase, s.r_amount,
              ${WEIGHTS.all} * s.r_all + ${WEIGHTS.own} * s.r_own + ${WEIGHTS.phrase} * s.r_phrase
-               + ${WEIGHTS.amount} * s.r_amount * (s.r_own > 0)::int as score
+               + ${WEIGHTS.amount} * s.r_amount * (s.r_own > 0)::int
+               + ${WEIGHTS.authority}::float8 * c.authority as score
       from public.record_chunks c
       cross join qa cross join qo cross join qp
       cross join lateral (select
@@ -83,23 +86,47 @@ export async function rankRecords(trx: ActorTransaction, args: RankRecordsArgs):
         and ((c.language = 'en' and c.tsv @@ qo.en) or (c.language = 'fr' and c.tsv @@ qo.fr)
              or (c.language = 'es' and c.tsv @@ qo.es))
       order by score desc, c.visit_date desc, c.created_at desc, c.position
-      limit ${args.limit})
+      limit ${args.patientId ? args.limit : args.limit * DIVERSITY_POOL})
     select r.id, r.record_type, r.source_table, r.source_id, r.field, r.label, r.note_status, r.visit_id, r.patient_id,
            coalesce(nullif(v.title, ''), p.display_name) as visit_name, r.visit_date::text as visit_date,
-           r.start_s, r.end_s, r.language, r.text, r.r_all, r.r_own, r.r_phrase, r.r_amount
+           r.start_s, r.end_s, r.language, r.text, r.authority, p.display_name as patient_name,
+           ${noteSignedAt("r")} as signed_at, r.r_all, r.r_own, r.r_phrase, r.r_amount, r.score
     from ranked r
     join public.visits v on v.org_id = r.org_id and v.id = r.visit_id
     join public.patients p on p.org_id = v.org_id and p.id = v.patient_id
     order by r.score desc, r.visit_date desc, r.created_at desc, r.position`.execute(trx);
-  return rows.map((r) => {
-    const score =
-      WEIGHTS.all * r.r_all +
-      WEIGHTS.own * r.r_own +
-      WEIGHTS.phrase * r.r_phrase +
-      (r.r_own > 0 ? WEIGHTS.amount * r.r_amount : 0);
-    const features = { all: r.r_all, own: r.r_own, phrase: r.r_phrase, amount: r.r_amount, score };
+  return diversify(rows, args.patientId ? Number.POSITIVE_INFINITY : PER_VISIT, args.limit).map((r) => {
+    const score = Number(r.score);
+    const features = {
+      all: r.r_all,
+      own: r.r_own,
+      phrase: r.r_phrase,
+      amount: r.r_amount,
+      authority: r.authority,
+      score,
+    };
     return toPassage(r, score, args.debug ? features : undefined);
   });
+}
+
+/** Organisation-wide, the pool ranked before at most PER_VISIT passages of one visit are kept. */
+const DIVERSITY_POOL = 3;
+const PER_VISIT = 1;
+
+/**
+ * Organisation-wide, one visit's many matching sentences would fill every citation: keep at most
+ * `perVisit` of each visit in rank order, then fill up with the rest (issue 28 "hit@6").
+ */
+export function diversify<T extends { visit_id: string }>(rows: T[], perVisit: number, limit: number): T[] {
+  const seen = new Map<string, number>();
+  const first: T[] = [];
+  const later: T[] = [];
+  for (const r of rows) {
+    const n = seen.get(r.visit_id) ?? 0;
+    seen.set(r.visit_id, n + 1);
+    (n < perVisit ? first : later).push(r);
+  }
+  return [...first, ...later].slice(0, limit);
 }
 
 /** A passage as both rankings (full text, dense) select it. */
@@ -119,7 +146,15 @@ export interface RankedRow {
   end_s: number | null;
   language: RankedPassage["language"];
   text: string;
+  authority: number;
+  patient_name: string;
+  signed_at: string | Date | null;
 }
+
+/** A note passage's signature (or last amendment's signature) time, null for the rest: the answer dates it. */
+export const noteSignedAt = (alias: "r" | "c") =>
+  sql.raw(`(select n.signed_at from public.notes n
+  where ${alias}.record_type = 'doctor_note' and n.org_id = ${alias}.org_id and n.id = ${alias}.source_id)`);
 
 export function toPassage(r: RankedRow, score: number, features?: Record<string, number>): RankedPassage {
   return {
@@ -137,6 +172,9 @@ export function toPassage(r: RankedRow, score: number, features?: Record<string,
     end: r.end_s,
     language: r.language,
     text: r.text,
+    authority: Number(r.authority),
+    patientName: r.patient_name,
+    signedAt: r.signed_at === null ? null : new Date(r.signed_at).toISOString(),
     score,
     ...(features ? { features } : {}),
   };
@@ -171,6 +209,9 @@ export async function rankHelp(
     end: null,
     language: args.language,
     text: r.body,
+    authority: 0,
+    patientName: "",
+    signedAt: null,
     score: r.rank,
   }));
 }

@@ -1,10 +1,12 @@
 import { splitSentences } from "#app/services/notes/sentences.ts";
+import { composeAnswer } from "../answer/compose.ts";
 import { GENERIC_WORDS as WEAK, words } from "../expand.ts";
 import { answerPhrases } from "../phrases.server.ts";
 import type { AnswerEngine, AnswerInput, AnswerOutput } from "./types.ts";
 
-// The embedded answerer (issue 12 "Answers", default): it picks the source sentences that best
-// match the question and joins them, each with its citation marker. It writes no word of its own
+// The embedded answerer (issue 12 "Answers", default). Records questions: answer/compose.ts
+// (issue 28). Help questions: it picks the article sentences that best match the question and
+// joins them, each with its citation marker. It writes no word of its own
 // besides the translated "the records do not say" sentence, so every number, dose and drug name
 // of an answer is in a cited source.
 
@@ -44,6 +46,23 @@ function score(sentence: string, own: Set<string>, expanded: Set<string>): { sco
 }
 
 export function extractiveAnswer(input: AnswerInput): AnswerOutput {
+  if (input.scope === "records") {
+    const { answer, unanswered } = composeAnswer({
+      question: input.question,
+      terms: input.query.terms,
+      expansions: input.query.expansions,
+      wantsAmount: input.query.wantsAmount,
+      passages: input.passages,
+      language: input.language,
+      timeZone: input.timeZone ?? "UTC",
+    });
+    return { answer, unanswered, usedFallback: false };
+  }
+  return helpAnswer(input);
+}
+
+/** Help answers (unchanged by issue 28): the best-matching article sentences, each cited. */
+function helpAnswer(input: AnswerInput): AnswerOutput {
   const phrases = answerPhrases(input.language);
   const own = new Set(input.query.terms.filter((t) => t.length > 1).map(stem));
   const expanded = new Set(input.query.expansions.flatMap((p) => words(p)).map(stem));

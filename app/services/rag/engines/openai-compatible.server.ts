@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { chatCompletionsUrl } from "#app/services/notes/engines/openai-compatible/chat-client.server.ts";
+import { questionLanguage } from "../answer/intent.ts";
 import { answerPhrases } from "../phrases.server.ts";
 import { extractiveAnswer } from "./extractive.ts";
 import type { AnswerEngine, AnswerInput, AnswerOutput } from "./types.ts";
@@ -20,6 +21,22 @@ export interface OpenAiAnswererConfig {
 
 const LANGUAGE_NAMES = { en: "English", fr: "French", es: "Spanish" } as const;
 
+/** 0055's order of authority, as the model reads it beside each source (issue 28). */
+const AUTHORITY_NAMES = [
+  "coding case",
+  "transcript (recording)",
+  "generated draft note",
+  "draft note section edited by the clinician",
+  "signed note",
+] as const;
+
+function sourceKind(p: AnswerInput["passages"][number]): string {
+  if (p.table === "help") return "help article";
+  const kind = p.noteStatus === "amended" ? "amended note" : (AUTHORITY_NAMES[p.authority] ?? p.table);
+  const section = p.table === "doctor_notes" && p.label ? `, section "${p.label}"` : "";
+  return `${kind}${section}${p.signedAt ? `, signed ${p.signedAt.slice(0, 10)}` : ""}`;
+}
+
 const ReplySchema = z.object({
   choices: z.array(z.object({ message: z.object({ content: z.string().nullish() }) })).min(1),
 });
@@ -34,10 +51,22 @@ export function groundedPrompt(input: AnswerInput): { role: "system" | "user"; c
     "Every sentence of your answer must end with the number of the source it comes from in square brackets, like [2].",
     "Never add a fact, number, dose, date or drug name that is not written in a source.",
     `If the sources do not answer the question, reply exactly: ${none}`,
-    `Answer briefly, in ${LANGUAGE_NAMES[input.language]}.`,
+    ...(input.scope === "records"
+      ? [
+          "Sources are ranked; when they disagree, follow the higher authority: signed or amended note > draft section edited by the clinician > generated draft note > transcript > coding case, and say in a few words that the lower source said otherwise.",
+          "Write about the patient in the third person (the patient's name or 'the patient'), not 'I' or 'you'.",
+        ]
+      : []),
+    `Answer briefly, in ${LANGUAGE_NAMES[input.scope === "help" ? input.language : questionLanguage(input.question, input.language)]}.`,
   ].join("\n");
+  // The section the question names is read whole (ask.server.ts withSections), once per note section.
+  const shown = new Set<string>();
   const sources = input.passages
-    .map((p, i) => `[${i + 1}] (${p.date}${p.visitName ? `, ${p.visitName}` : ""}, ${p.table}) ${p.text}`)
+    .map((p, i) => {
+      const whole = p.section?.length && !shown.has(`${p.sourceId} ${p.field}`) ? p.section.join(" ") : p.text;
+      if (p.section?.length) shown.add(`${p.sourceId} ${p.field}`);
+      return `[${i + 1}] (${p.date}${p.visitName ? `, ${p.visitName}` : ""}, ${sourceKind(p)}) ${whole}`;
+    })
     .join("\n");
   return [
     { role: "system", content: system },
@@ -54,7 +83,7 @@ export function replyProblem(reply: string, input: AnswerInput): string | null {
   const markers = [...reply.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
   if (markers.length === 0) return "no citation";
   if (markers.some((n) => n < 1 || n > input.passages.length)) return "cites a source that does not exist";
-  const sourceText = input.passages.map((p) => p.text).join(" ");
+  const sourceText = input.passages.map((p) => [p.text, ...(p.section ?? [])].join(" ")).join(" ");
   const numbers = reply.replace(/\[\d+\]/g, " ").match(/\d+(?:[.,]\d+)?/g) ?? [];
   const missing = numbers.find((n) => !sourceText.includes(n));
   return missing ? `number ${missing} is in no source` : null;

@@ -13,6 +13,8 @@ export interface AnswerInput {
   scope: AskScope;
   /** The reader's language: the fixed sentences ("the records do not say") are in it. */
   language: RagLanguage;
+  /** The organisation's time zone (a signed note's day in the answer); UTC when absent. */
+  timeZone?: string;
   signal?: AbortSignal;
 }
 
