@@ -13,7 +13,7 @@ import { openVisitHarness, seedVisit, type VisitHarness } from "./harness.ts";
 // of org A, with org B's look-alike patients beside them.
 describeEachDatabase("/patients and /patients/:id", (target) => {
   let h: VisitHarness;
-  const ids: Record<string, string> = {};
+  const ids = { zoe: "", adam: "", mia: "", omar: "" };
   let bPatient = "";
 
   async function insertPatient(orgId: string, name: string, fields: { external_id?: string; date_of_birth?: string } = {}) {
@@ -179,7 +179,7 @@ describeEachDatabase("/patients and /patients/:id", (target) => {
   async function upload(patientId: string, fields: Record<string, string>, file?: { bytes: Uint8Array; type: string }) {
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.set(k, v);
-    if (file) form.set("audio", new File([file.bytes], "visit.wav", { type: file.type }));
+    if (file) form.set("audio", new File([file.bytes as BlobPart], "visit.wav", { type: file.type }));
     const request = new Request(`http://murmur.test/fr/patients/${patientId}`, { method: "POST", body: form });
     try {
       const result = await patientAction({ request, context: contextAs("staff"), params: { id: patientId } } as never);
@@ -201,7 +201,7 @@ describeEachDatabase("/patients and /patients/:id", (target) => {
       .rows[0]?.n;
 
   it("uploads a recording as a new visit of the patient and opens it; refused files leave no visit behind", async () => {
-    const before = await visitCount(ids.omar);
+    const before = (await visitCount(ids.omar)) ?? 0;
     const done = await upload(ids.omar, { language: "fr", consent: "on" }, { bytes: wav(), type: "audio/wav" });
     expect(done.status).toBe(302);
     const location = done.headers.get("location") ?? "";

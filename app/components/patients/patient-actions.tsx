@@ -3,6 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { useLocale, useLocalizedPath } from "#app/i18n/use-locale.ts";
 import { Icon } from "../ui/icons.tsx";
 import { Section } from "../ui/page.tsx";
+import { VisitTemplateField } from "../visits/visit-template-field.tsx";
 
 const LANGUAGES = ["en", "fr", "es"] as const;
 
@@ -51,6 +52,7 @@ export function PatientActions({ patientId, error }: { patientId: string; error?
           <input type="hidden" name="patient_id" value={patientId} />
           <input type="hidden" name="intent" value="start" />
           <LanguageField id="start-language" />
+          <VisitTemplateField id="start-template" />
           <ConsentField id="start-consent" />
           <div className="ui-form-actions">
             <button type="submit" className="ui-button" disabled={busy}>

@@ -67,6 +67,7 @@ async function runIntent(context: Route.ActionArgs["context"], request: Request,
     newPatientName: input.new_patient_name,
     title: input.title,
     language: input.language,
+    templateId: input.template_id,
   });
   return visitPath(request, id);
 }
