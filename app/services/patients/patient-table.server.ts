@@ -68,9 +68,10 @@ function orderBy(sort: PatientTableSort, dir: SortDir) {
 }
 
 /**
- * One page of the table. The per-patient figures are correlated sub-queries on the
- * (org_id, patient_id …) indexes: sorted by a patient column they run for the page's rows only
- * (PostgreSQL evaluates them after the top-N sort); sorted by a figure they run for every match.
+ * One page of the table in two steps, so the per-patient figures are computed for the page's 25
+ * rows only, at any depth: the `page` CTE sorts the matching patients (joined to the figure being
+ * sorted by, aggregated once over the organisation's visits or open drafts) and keeps one page;
+ * the outer query reads the figures of those rows through the (org_id, patient_id …) indexes.
  */
 export function listPatientTable(args: Args): Promise<PatientTablePage> {
   checkOrgId(args.orgId);
@@ -92,9 +93,23 @@ export function listPatientTable(args: Args): Promise<PatientTablePage> {
     const total = Number(counted.rows[0]?.total ?? 0);
     const pageCount = Math.max(1, Math.ceil(total / PATIENT_TABLE_PAGE_SIZE));
     const page = Math.min(Math.max(Math.trunc(args.page ?? 1) || 1, 1), pageCount);
+    const figure =
+      sort === "last_visit"
+        ? sql`left join (select v.patient_id, max(v.visit_date) as last_visit from public.visits v
+                         where v.org_id = ${args.orgId} group by v.patient_id) f on f.patient_id = p.id`
+        : sort === "open_drafts"
+          ? sql`left join (select n.patient_id, count(*)::int as open_drafts from public.notes n
+                           where n.org_id = ${args.orgId} and n.status = 'draft' group by n.patient_id) f on f.patient_id = p.id`
+          : sql``;
+    const figureColumn =
+      sort === "last_visit"
+        ? sql`f.last_visit`
+        : sort === "open_drafts"
+          ? sql`coalesce(f.open_drafts, 0) as open_drafts`
+          : sql`null as unused`;
     const drafts = canSeeDrafts
       ? sql`(select count(*)::int from public.notes n
-             where n.org_id = p.org_id and n.patient_id = p.id and n.status = 'draft')`
+             where n.org_id = ${args.orgId} and n.patient_id = p.id and n.status = 'draft')`
       : sql`null::int`;
     const { rows } = await sql<{
       id: string;
@@ -104,13 +119,18 @@ export function listPatientTable(args: Args): Promise<PatientTablePage> {
       last_visit: Date | string | null;
       open_drafts: number | null;
     }>`
+      with page as (
+        select p.id, p.display_name, p.date_of_birth, p.external_id, ${figureColumn}
+        from public.patients p ${figure}
+        where p.org_id = ${args.orgId} ${filter}
+        order by ${orderBy(sort, dir)}
+        limit ${PATIENT_TABLE_PAGE_SIZE} offset ${(page - 1) * PATIENT_TABLE_PAGE_SIZE}
+      )
       select p.id, p.display_name, p.date_of_birth, p.external_id,
-        (select max(v.visit_date) from public.visits v where v.org_id = p.org_id and v.patient_id = p.id) as last_visit,
+        (select max(v.visit_date) from public.visits v where v.org_id = ${args.orgId} and v.patient_id = p.id) as last_visit,
         ${drafts} as open_drafts
-      from public.patients p
-      where p.org_id = ${args.orgId} ${filter}
-      order by ${orderBy(sort, dir)}
-      limit ${PATIENT_TABLE_PAGE_SIZE} offset ${(page - 1) * PATIENT_TABLE_PAGE_SIZE}`.execute(trx);
+      from page p
+      order by ${orderBy(sort, dir)}`.execute(trx);
     return {
       rows: rows.map((r) => ({
         id: r.id,
