@@ -60,7 +60,7 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
           <p>
             {t("editor.meta", { template: note.template_name, language: t(`languages.${note.language}`) })} ·{" "}
             <span data-testid="note-status">{t(`status.${note.status}`)}</span> ·{" "}
-            <Link to={`${localize("/transcribing")}?visit_id=${note.visit_id}`}>{t("editor.back")}</Link>
+            <Link to={`${localize("/transcribing")}?visit_id=${note.visit_id}&transcript=1`}>{t("editor.back")}</Link>
           </p>
         </header>
         {error ? (

@@ -1,3 +1,4 @@
+import { useAwaitDraft } from "./use-await-draft.ts";
 import { useCallback, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator, useSearchParams } from "react-router";
@@ -38,6 +39,8 @@ export function VisitView({
     enabled: waiting,
     onStatusChange: refresh,
   });
+  // Owners and clinicians (who may read notes) wait for the auto-drafted note (issue 29).
+  useAwaitDraft(visit.status === "transcribed" && visit.note === null && transcript.canRerun);
   const player = useRef<HTMLAudioElement>(null);
   const hasAudio = visit.audio.sha256 !== null;
   const audioUrl = hasAudio ? `/api/visits/${visit.id}/audio/file?org_id=${encodeURIComponent(orgId)}` : null;

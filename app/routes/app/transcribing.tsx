@@ -27,9 +27,18 @@ const EditTranscriptSchema = z.object({
 
 const RerunSchema = z.object({ visit_id: z.uuid({ error: "visit_not_found" }) });
 
+/** Issue 29: a visit whose note exists opens on the note (the transcript stays one link away). */
+const NOTE_REVIEW_STATUSES = new Set(["generating", "draft", "signed", "amended"]);
+
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const visitId = optionalIdParam(pageUrl(request), "visit_id");
+  const url = pageUrl(request);
+  const visitId = optionalIdParam(url, "visit_id");
   const page = await loadTranscribingPage(context, request, visitId);
+  // Only the plain visit link: a citation (?r=, ?start=) or ?transcript=1 means the transcript itself.
+  const plainVisitLink = [...url.searchParams.keys()].every((key) => key === "visit_id");
+  if (page.kind === "visit" && plainVisitLink && page.visit.note && NOTE_REVIEW_STATUSES.has(page.visit.note.status)) {
+    throw redirect(`${localizePath("/coding", localeFromPath(url.pathname))}?id=${page.visit.note.id}`);
+  }
   // Times print in the organisation's zone.
   return page.kind === "forbidden" ? page : { ...page, timeZone: requireOrg(context).org.timezone };
 }
