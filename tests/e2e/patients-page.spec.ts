@@ -56,7 +56,10 @@ test("patients table, ⌘K to a patient, an MP3 uploaded from the patient page e
   // The sidebar leads to the table: every patient, sorted by name.
   await page.goto("/dashboard");
   await waitForHydration(page);
-  await page.getByRole("navigation", { name: t("en", "common", "nav.label") }).getByRole("link", { name: "Patients" }).click();
+  await page
+    .getByRole("navigation", { name: t("en", "common", "nav.label") })
+    .getByRole("link", { name: "Patients" })
+    .click();
   await expect(page).toHaveURL(/\/patients$/);
   const rows = page.locator("table.ui-table tbody tr");
   await expect(rows).toHaveCount(3);
@@ -90,7 +93,10 @@ test("patients table, ⌘K to a patient, an MP3 uploaded from the patient page e
     "href",
     `/periodontal-chart?patient_id=${amara}`,
   );
-  await expect(page.getByRole("link", { name: "Ask about this patient" })).toHaveAttribute("href", `/records-qa?patient=${amara}`);
+  await expect(page.getByRole("link", { name: "Ask about this patient" })).toHaveAttribute(
+    "href",
+    `/records-qa?patient=${amara}`,
+  );
 
   // Upload a recording: a new visit through the upload service, transcribed, its note drafted.
   const upload = page.getByTestId("patient-upload");

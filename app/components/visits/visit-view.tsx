@@ -1,4 +1,3 @@
-import { useAwaitDraft } from "./use-await-draft.ts";
 import { useCallback, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator, useSearchParams } from "react-router";
@@ -8,6 +7,7 @@ import type { VisitDetails } from "#app/services/visits/visits.server.ts";
 import { RerunButton } from "./rerun-button.tsx";
 import { seekSecondsFrom } from "./seek-param.ts";
 import { TranscriptPanel } from "./transcript-panel.tsx";
+import { useAwaitDraft } from "./use-await-draft.ts";
 import { useVisitEvents } from "./use-visit-events.ts";
 
 const RECORDING = new Set(["draft", "recording"]);
