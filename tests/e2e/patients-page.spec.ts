@@ -88,6 +88,7 @@ test("patients table, ⌘K to a patient, an MP3 uploaded from the patient page e
   await expect(page).toHaveURL(new RegExp(`/patients/${amara}$`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amara Okonkwo");
   await expect(page.getByTestId("patient-identity")).toContainText("PMS-4410");
+  await expect(page.getByTestId("patient-identity")).toContainText("Not recorded");
   await expect(page.getByTestId("timeline-empty")).toBeVisible();
   await expect(page.getByRole("link", { name: "Periodontal exam" })).toHaveAttribute(
     "href",

@@ -75,8 +75,8 @@ function Identity({ loaded }: { loaded: Extract<Route.ComponentProps["loaderData
         </dd>
       </div>
       <div>
-        <dt>{t("form.sex")}</dt>
-        <dd>{patient.sex ? t(`patient.sex.${patient.sex}`) : t("form.sexUnset")}</dd>
+        <dt>{t("create.sex")}</dt>
+        <dd>{patient.sex ? t(`patient.sex.${patient.sex}`) : t("create.sexUnset")}</dd>
       </div>
       <div>
         <dt>{t("table.columns.externalId")}</dt>
