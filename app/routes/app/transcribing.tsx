@@ -43,8 +43,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return page.kind === "forbidden" ? page : { ...page, timeZone: requireOrg(context).org.timezone };
 }
 
-function visitPath(request: Request, visitId: string): string {
-  return `${localizePath("/transcribing", localeFromPath(pageUrl(request).pathname))}?visit_id=${visitId}`;
+/** The visit's page; `transcript` keeps the transcript view even when the visit has a note (issue 29). */
+function visitPath(request: Request, visitId: string, transcript = false): string {
+  const path = `${localizePath("/transcribing", localeFromPath(pageUrl(request).pathname))}?visit_id=${visitId}`;
+  return transcript ? `${path}&transcript=1` : path;
 }
 
 /** Forms on this page carry an `intent`: start a visit (the default), edit its transcript, transcribe it again. */
@@ -63,12 +65,12 @@ async function runIntent(context: Route.ActionArgs["context"], request: Request,
       text: input.text,
     };
     await saveTranscriptEdit(context, request, { visitId: input.visit_id, edit });
-    return visitPath(request, input.visit_id);
+    return visitPath(request, input.visit_id, true);
   }
   if (intent === "rerun") {
     const input = RerunSchema.parse({ visit_id: form.get("visit_id") });
     await rerunVisit(context, request, input.visit_id);
-    return visitPath(request, input.visit_id);
+    return visitPath(request, input.visit_id, true);
   }
   const input = StartVisitSchema.parse(Object.fromEntries(form));
   const { id } = await startVisit(context, request, {
