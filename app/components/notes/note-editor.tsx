@@ -6,6 +6,7 @@ import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { CodingPage } from "#app/services/notes/editor-page.server.ts";
 import type { NoteSentence } from "#app/services/notes/model.ts";
 import { formatDate } from "#app/utils/zoned-time.ts";
+import { StatusBadge, type Tone } from "../ui/badge.tsx";
 import { DraftForm } from "./draft-form.tsx";
 import { lowConfidenceWordsFor, piecesFor } from "./evidence.ts";
 import { ExportBar } from "./export-bar.tsx";
@@ -13,12 +14,23 @@ import { NotePrint } from "./note-print.tsx";
 import { OmissionList } from "./omission-list.tsx";
 import { RatingForm } from "./rating-form.tsx";
 import { SignedView } from "./signed-view.tsx";
+import { sentencesToCheck } from "./to-check.ts";
+import { ToCheckBadge } from "./to-check-badge.tsx";
 import { TranscriptPiecesContext } from "./transcript-context.ts";
 import { TranscriptEvidence } from "./transcript-evidence.tsx";
 import { useNoteEvents } from "./use-note-events.ts";
 import { VersionHistory } from "./version-history.tsx";
 
 type NotePage = Extract<CodingPage, { kind: "note" }>;
+
+// Issue 29: the status in colour and words (a draft is not signed: a warning, never a grey word).
+const STATUS_TONE: Record<NotePage["note"]["status"], Tone> = {
+  generating: "info",
+  draft: "warning",
+  failed: "danger",
+  signed: "success",
+  amended: "info",
+};
 
 /**
  * The note editor (issue 6): the note beside its transcript, evidence on hover, audio on click.
@@ -47,6 +59,7 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
     audio.play().catch(() => {});
   }, []);
   const signed = note.status === "signed" || note.status === "amended";
+  const toCheck = useMemo(() => sentencesToCheck(note.sections, page.transcript), [note.sections, page.transcript]);
   const format = (iso: string) => formatDate(iso, i18n.language, timeZone);
 
   return (
@@ -59,10 +72,19 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
           </h2>
           <p>
             {t("editor.meta", { template: note.template_name, language: t(`languages.${note.language}`) })} ·{" "}
-            <span data-testid="note-status">{t(`status.${note.status}`)}</span> ·{" "}
+            <StatusBadge tone={STATUS_TONE[note.status]} testId="note-status">
+              {t(`status.${note.status}`)}
+            </StatusBadge>{" "}
+            {note.status === "draft" ? <ToCheckBadge count={toCheck} /> : null} ·{" "}
             <Link to={`${localize("/transcribing")}?visit_id=${note.visit_id}&transcript=1`}>{t("editor.back")}</Link>
           </p>
         </header>
+        {/* Issue 29: a draft says so on screen as it does on the PDF. */}
+        {note.status === "draft" ? (
+          <p className="note-draft-band" data-testid="note-draft-band">
+            {t("draftBand")}
+          </p>
+        ) : null}
         {error ? (
           <p role="alert" data-code={error} className="no-print">
             {t(`errors.${error}`, { defaultValue: t("errors.invalid_input") })}
