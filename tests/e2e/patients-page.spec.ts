@@ -82,7 +82,9 @@ test("patients table, ⌘K to a patient, an MP3 uploaded from the patient page e
   // ⌘K: a patient result opens the patient's page.
   await waitForHydration(page);
   await page.keyboard.press("Control+k");
-  await page.keyboard.type("okonk");
+  const search = page.getByRole("dialog").getByRole("combobox");
+  await expect(search).toBeFocused();
+  await search.pressSequentially("okonk");
   await expect(page.getByRole("dialog").getByRole("option", { name: /Amara Okonkwo/ })).toBeVisible();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`/patients/${amara}$`));
