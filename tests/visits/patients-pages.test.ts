@@ -202,14 +202,23 @@ describeEachDatabase("/patients and /patients/:id", (target) => {
 
   it("uploads a recording as a new visit of the patient and opens it; refused files leave no visit behind", async () => {
     const before = (await visitCount(ids.omar)) ?? 0;
-    const done = await upload(ids.omar, { language: "fr", consent: "on" }, { bytes: wav(), type: "audio/wav" });
+    const done = await upload(
+      ids.omar,
+      { language: "fr", consent: "on", template_id: "builtin:progress" },
+      { bytes: wav(), type: "audio/wav" },
+    );
     expect(done.status).toBe(302);
     const location = done.headers.get("location") ?? "";
     expect(location).toMatch(/^\/fr\/transcribing\?visit_id=[0-9a-f-]{36}$/);
     const visitId = location.split("=")[1];
-    const row = await sql<{ status: string; language: string; audio_source: string }>`
-      select status, language, audio_source from public.visits where id = ${visitId}`.execute(h.db.kysely);
-    expect(row.rows[0]).toMatchObject({ status: "uploaded", language: "fr", audio_source: "file" });
+    const row = await sql<{ status: string; language: string; audio_source: string; note_template_id: string }>`
+      select status, language, audio_source, note_template_id from public.visits where id = ${visitId}`.execute(h.db.kysely);
+    expect(row.rows[0]).toMatchObject({
+      status: "uploaded",
+      language: "fr",
+      audio_source: "file",
+      note_template_id: "builtin:progress",
+    });
     expect(await visitCount(ids.omar)).toBe(before + 1);
 
     const notAudio = await upload(

@@ -76,6 +76,7 @@ export function PatientActions({ patientId, error }: { patientId: string; error?
             />
           </label>
           <LanguageField id="upload-language" />
+          <VisitTemplateField id="upload-template" />
           <ConsentField id="upload-consent" />
           {error ? (
             <p role="alert" className="form-failure" data-code={error}>

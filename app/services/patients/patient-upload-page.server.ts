@@ -14,7 +14,7 @@ import { createVisit, deleteVisit } from "#app/services/visits/visits.server.ts"
 export async function uploadRecordingFromPage(
   context: Readonly<RouterContextProvider>,
   request: Request,
-  input: { patientId: string; language: "en" | "fr" | "es"; file: File },
+  input: { patientId: string; language: "en" | "fr" | "es"; templateId?: string; file: File },
 ): Promise<{ visitId: string }> {
   if (input.file.size > MAX_AUDIO_FILE_BYTES) throw visitErrors.fileTooLarge(MAX_AUDIO_FILE_BYTES);
   const args = orgPageArgs(context, request);
@@ -24,6 +24,7 @@ export async function uploadRecordingFromPage(
     patientId: input.patientId,
     title: "",
     language: input.language,
+    templateId: input.templateId ?? null,
     consent: true,
   });
   try {

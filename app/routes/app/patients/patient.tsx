@@ -22,6 +22,12 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: pati
 const UploadSchema = z.object({
   language: z.enum(["en", "fr", "es"], { error: "invalid_input" }),
   consent: z.literal("on", { error: "consent_required" }),
+  // The note's template, drafted when the transcript is ready ("" = the default).
+  template_id: z
+    .string()
+    .max(100)
+    .optional()
+    .transform((v) => v || undefined),
   audio: z.instanceof(File, { error: "empty_audio" }).refine((f) => f.size > 0, { error: "empty_audio" }),
 });
 
@@ -42,10 +48,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   assertValidPage(z.uuid().safeParse(params.id).success);
   try {
     const form = await readForm(request);
-    const input = UploadSchema.parse({ language: form.get("language"), consent: form.get("consent"), audio: form.get("audio") });
+    const input = UploadSchema.parse({
+      language: form.get("language"),
+      consent: form.get("consent"),
+      template_id: form.get("template_id") ?? undefined,
+      audio: form.get("audio"),
+    });
     const { visitId } = await uploadRecordingFromPage(context, request, {
       patientId: params.id,
       language: input.language,
+      templateId: input.template_id,
       file: input.audio,
     });
     throw redirect(`${localizePath("/transcribing", localeFromPath(pageUrl(request).pathname))}?visit_id=${visitId}`);
