@@ -110,6 +110,9 @@ export default [
     ]),
     layout("routes/layouts/app.tsx", [
       route("dashboard", "routes/app/dashboard.tsx"),
+      // Issue 29 "Patients": the table and one patient's page.
+      route("patients", "routes/app/patients/patients.tsx"),
+      route("patients/:id", "routes/app/patients/patient.tsx"),
       route("transcribing", "routes/app/transcribing.tsx"),
       route("coding", "routes/app/coding.tsx"),
       route("records-qa", "routes/app/records-qa.tsx"),

@@ -2,8 +2,13 @@ import type { Request, RequestHandler, Response } from "express";
 import { rejectionMessage } from "./rejection-messages.ts";
 
 export const MAX_URL_LENGTH = 8192;
-// Audio uploads and code-set imports (10 MB) have their own, larger limits (enforced by their routes).
-const LARGE_BODY_ROUTES = [/^\/api\/visits\/[^/]+\/audio(\/|$)/, /^\/api\/code-systems\/import$/];
+// Audio uploads and code-set imports (10 MB) have their own, larger limits (enforced by their routes),
+// as has the patient page's "Upload a recording" form (issue 29; 500 MB, patient-upload-page.server.ts).
+const LARGE_BODY_ROUTES = [
+  /^\/api\/visits\/[^/]+\/audio(\/|$)/,
+  /^\/api\/code-systems\/import$/,
+  /^(\/(fr|es))?\/patients\/[0-9a-fA-F-]{36}$/,
+];
 
 export type Rejection = {
   status: number;

@@ -203,6 +203,8 @@ export interface VisitsTable {
   audio_purged_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** 0017: the clinical day (YYYY-MM-DD); defaults to the creation day in the organisation's zone. */
   visit_date: ColumnType<Date | string, string | undefined, string>;
+  /** 0060: the template the note is auto-drafted with (issue 29); null = the built-in SOAP note. */
+  note_template_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Written once per acknowledged chunk; removed only with its visit. */

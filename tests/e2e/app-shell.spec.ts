@@ -18,7 +18,9 @@ test("⌘K / Ctrl+K opens the palette; a patient and an action are reached by ke
   await page.keyboard.type("okonk");
   await expect(palette.getByRole("option", { name: /Amara Okonkwo/ })).toBeVisible();
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/dashboard\?q=Amara/);
+  // Issue 29: a patient result opens the patient's page.
+  await expect(page).toHaveURL(/\/patients\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Amara Okonkwo");
   await expect(palette).toBeHidden();
 
   await page.getByTestId("command-palette-button").click();

@@ -376,8 +376,9 @@ test("a transcript source's 'Open source' seeks the visit's audio to the cited s
   const audio = page.getByTestId("visit-audio");
   await expect(audio).toHaveAttribute("data-start", "7");
   await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime), { timeout: 15_000 }).toBe(7);
-  // Without the parameter the player stays at the beginning.
-  await page.goto(`/transcribing?visit_id=${visit.id}`);
+  // Without the parameter the player stays at the beginning. (`transcript=1`: the transcript view even
+  // once the visit's note was auto-drafted, issue 29.)
+  await page.goto(`/transcribing?visit_id=${visit.id}&transcript=1`);
   await expect(page.getByTestId("visit-audio")).not.toHaveAttribute("data-start");
   expect(await page.getByTestId("visit-audio").evaluate((el: HTMLAudioElement) => el.currentTime)).toBe(0);
 });

@@ -67,7 +67,8 @@ async function visitWithTranscript(
   }
   const imported = await page.request.post(`/api/visits/${visitId}/transcript`, { data: { text: dialogue } });
   expect(imported.status()).toBe(201);
-  await page.reload();
+  // The transcript view itself: a plain visit link opens the note once one was auto-drafted (issue 29).
+  await page.goto(`${prefix}/transcribing?visit_id=${visitId}&transcript=1`);
   return visitId;
 }
 

@@ -161,7 +161,11 @@ async function expectAssembledFromEveryChunk(page: Page, visitId: string, log: C
 }
 
 async function expectTranscript(page: Page, visitId: string): Promise<void> {
-  await expect(page.getByTestId("visit")).toHaveAttribute("data-status", "transcribed", { timeout: 120_000 });
+  // Issue 29: once transcribed the note is drafted and the visit page opens on it; the transcript
+  // view is the same page with `transcript=1`.
+  await expect(page).toHaveURL(/\/coding\?id=[0-9a-f-]{36}$/, { timeout: 120_000 });
+  await page.goto(`/transcribing?visit_id=${visitId}&transcript=1`);
+  await expect(page.getByTestId("visit")).toHaveAttribute("data-status", "transcribed");
   await expect(page.getByTestId("transcript")).toContainText(/pain|pressure|patient|breath|blood|reports/i);
   const visit = await readVisit(page, visitId);
   expect(visit.status).toBe("transcribed");

@@ -48,8 +48,11 @@ test("start a visit with consent, record real speech, stop → the transcript ap
   await page.getByTestId("recorder-stop").click();
 
   await expect(page.getByTestId("visit-progress")).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByTestId("visit")).toHaveAttribute("data-status", "transcribed", { timeout: 60_000 });
+  // Issue 29: once transcribed, no Generate pressed — the note is drafted and the visit page opens
+  // on it (the page may go there straight from "transcribing"); the transcript view stays one link away.
+  await expect(page).toHaveURL(/\/coding\?id=[0-9a-f-]{36}$/, { timeout: 90_000 });
   expect(streams.length).toBeGreaterThan(0);
+  await page.goto(`/transcribing?visit_id=${visitId}&transcript=1`);
   await expect(page.getByTestId("visit-progress")).toHaveCount(0);
   await expect(page.getByTestId("transcript")).toContainText(/pain|pressure|patient|blood|reports/i);
   const visit = (await (await page.request.get(`/api/visits/${visitId}`)).json()) as {

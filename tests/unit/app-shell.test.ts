@@ -57,20 +57,22 @@ const header = {
 const AppHeader = (props: typeof header) => createElement(AppShell, props);
 
 describe("signed-in app shell", () => {
-  it("lists the seven sections in the sidebar in the page's language, with localized links", async () => {
+  it("lists the eight sections in the sidebar in the page's language, with localized links", async () => {
     const html = await render("/fr/dashboard", createElement(AppHeader, header));
     for (const label of [
       "Tableau de bord",
+      "Patients",
       "Transcription",
       "Codage",
-      "Questions sur les dossiers",
-      "Charting parodontal",
+      "Ask Murmur",
+      "Charte parodontale",
       "Modèles personnalisés",
       "Paramètres",
     ]) {
       expect(html).toContain(label);
     }
     expect(html).toContain('href="/fr/periodontal-chart"');
+    expect(html).toContain('href="/fr/patients"');
     expect(html).toContain("ana@example.test");
     expect(html).toContain('data-locale="es"');
   });
@@ -89,7 +91,7 @@ describe("signed-in app shell", () => {
   it("uses unprefixed links in English", async () => {
     const html = await render("/settings", createElement(AppHeader, header));
     expect(html).toContain('href="/custom-templates"');
-    expect(html).toContain("Records Q&amp;A");
+    expect(html).toContain("Ask Murmur");
   });
 });
 

@@ -200,7 +200,7 @@ describeEachDatabase("transcript re-runs and edits", (target) => {
   }
 
   async function loadPage(role: OrgRole, visitId: string): Promise<Extract<TranscribingPage, { kind: "visit" }>> {
-    const request = new Request(`${TEST_SITE_URL}/transcribing?visit_id=${visitId}`);
+    const request = new Request(`${TEST_SITE_URL}/transcribing?visit_id=${visitId}&transcript=1`);
     const page = (await transcribingPage.loader({
       request,
       context: pageContext(role),
@@ -221,7 +221,7 @@ describeEachDatabase("transcript re-runs and edits", (target) => {
   it("saving an edit adds version 2 (engine edit, the engine's timings); version 1 stays and is shown as the original", async () => {
     const id = await transcribedVisit();
     const saved = await edit("staff", id, 1, ["Take", "  one  "]);
-    expect(saved).toEqual({ status: 302, location: `/fr/transcribing?visit_id=${id}` });
+    expect(saved).toEqual({ status: 302, location: `/fr/transcribing?visit_id=${id}&transcript=1` });
     const rows = await versions(id);
     expect(rows.map((r) => [r.version, r.source, r.engine, r.text])).toEqual([
       [1, "engine", "fake", "take 1"],
@@ -360,7 +360,7 @@ describeEachDatabase("transcript re-runs and edits", (target) => {
       ]),
     ).toEqual({
       status: 302,
-      location: `/fr/transcribing?visit_id=${id}`,
+      location: `/fr/transcribing?visit_id=${id}&transcript=1`,
     });
     expect(await visitRow(id)).toMatchObject({ status: "uploaded", transcription_round: 2 });
     const page = await loadPage("owner", id);

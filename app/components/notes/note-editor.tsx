@@ -6,6 +6,7 @@ import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { CodingPage } from "#app/services/notes/editor-page.server.ts";
 import type { NoteSentence } from "#app/services/notes/model.ts";
 import { formatDate } from "#app/utils/zoned-time.ts";
+import { StatusBadge, type Tone } from "../ui/badge.tsx";
 import { ChecksAcknowledged } from "./checks-acknowledged.tsx";
 import { ChecksPanel } from "./checks-panel.tsx";
 import { DraftForm } from "./draft-form.tsx";
@@ -15,6 +16,7 @@ import { NotePrint } from "./note-print.tsx";
 import { OmissionList } from "./omission-list.tsx";
 import { RatingForm } from "./rating-form.tsx";
 import { SignedView } from "./signed-view.tsx";
+import { ToCheckBadge } from "./to-check-badge.tsx";
 import { TranscriptPiecesContext } from "./transcript-context.ts";
 import { TranscriptEvidence } from "./transcript-evidence.tsx";
 import { TranscriptQualityBanner } from "./transcript-quality-banner.tsx";
@@ -22,6 +24,15 @@ import { useNoteEvents } from "./use-note-events.ts";
 import { VersionHistory } from "./version-history.tsx";
 
 type NotePage = Extract<CodingPage, { kind: "note" }>;
+
+// Issue 29: the status in colour and words (a draft is not signed: a warning, never a grey word).
+const STATUS_TONE: Record<NotePage["note"]["status"], Tone> = {
+  generating: "info",
+  draft: "warning",
+  failed: "danger",
+  signed: "success",
+  amended: "info",
+};
 
 /**
  * The note editor (issue 6): the note beside its transcript, evidence on hover, audio on click.
@@ -53,6 +64,8 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
   const blocking = note.checks.filter((c) => c.status === "open" && c.gating).length;
   const sectionTitles = Object.fromEntries(note.sections.map((s) => [s.key, s.title]));
   const fromPoorTranscript = note.checks.some((c) => c.code === "poor_transcript" && c.status !== "resolved");
+  // "N to check" counts the note's open checks (issue 27), the same list the sign gate reads.
+  const toCheck = note.checks.filter((c) => c.status === "open").length;
   const format = (iso: string) => formatDate(iso, i18n.language, timeZone);
 
   return (
@@ -65,10 +78,19 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
           </h2>
           <p>
             {t("editor.meta", { template: note.template_name, language: t(`languages.${note.language}`) })} ·{" "}
-            <span data-testid="note-status">{t(`status.${note.status}`)}</span> ·{" "}
-            <Link to={`${localize("/transcribing")}?visit_id=${note.visit_id}`}>{t("editor.back")}</Link>
+            <StatusBadge tone={STATUS_TONE[note.status]} testId="note-status">
+              {t(`status.${note.status}`)}
+            </StatusBadge>{" "}
+            {note.status === "draft" ? <ToCheckBadge count={toCheck} /> : null} ·{" "}
+            <Link to={`${localize("/transcribing")}?visit_id=${note.visit_id}&transcript=1`}>{t("editor.back")}</Link>
           </p>
         </header>
+        {/* Issue 29: a draft says so on screen as it does on the PDF. */}
+        {note.status === "draft" ? (
+          <p className="note-draft-band" data-testid="note-draft-band">
+            {t("draftBand")}
+          </p>
+        ) : null}
         {error ? (
           <p role="alert" data-code={error} className="no-print">
             {t(`errors.${error}`, { defaultValue: t("errors.invalid_input") })}

@@ -98,7 +98,7 @@ export default function CommandPalette({
               <Command.Item
                 key={patient.id}
                 value={`patient ${patient.id} ${patient.display_name} ${patient.external_id ?? ""}`}
-                onSelect={() => go(`/dashboard?${new URLSearchParams({ q: patient.display_name })}`)}
+                onSelect={() => go(`/patients/${patient.id}`)}
               >
                 <Icon name="user" className="shrink-0" />
                 <span className="ui-truncate">{patient.display_name}</span>

@@ -3,6 +3,7 @@ import type { IconName } from "#app/components/ui/icons.tsx";
 /** The signed-in sections, in sidebar order (SPEC §2 routes). Labels are `common:nav.*`. */
 export const APP_NAV: readonly { path: string; key: string; icon: IconName }[] = [
   { path: "/dashboard", key: "nav.dashboard", icon: "dashboard" },
+  { path: "/patients", key: "nav.patients", icon: "users" },
   { path: "/transcribing", key: "nav.transcribing", icon: "mic" },
   { path: "/coding", key: "nav.coding", icon: "note" },
   { path: "/records-qa", key: "nav.recordsQa", icon: "chat" },

@@ -7,6 +7,7 @@ import { formatCalendarDate } from "#app/utils/zoned-time.ts";
 import { StatusBadge } from "../ui/badge.tsx";
 import { Icon } from "../ui/icons.tsx";
 import { EmptyState, Section, SplitView } from "../ui/page.tsx";
+import { VisitTemplateField } from "./visit-template-field.tsx";
 
 /** Start a visit (existing or new patient, language, the patient's consent) and reopen recent ones. */
 export function StartVisit({ patients, visits, error }: { patients: PatientSummary[]; visits: VisitSummary[]; error?: string }) {
@@ -52,6 +53,7 @@ export function StartVisit({ patients, visits, error }: { patients: PatientSumma
                 ))}
               </select>
             </label>
+            <VisitTemplateField id="start-visit-template" />
             <label>
               <input type="checkbox" name="consent" required />
               {t("visits.start.consent")}

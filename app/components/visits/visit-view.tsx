@@ -7,6 +7,7 @@ import type { VisitDetails } from "#app/services/visits/visits.server.ts";
 import { RerunButton } from "./rerun-button.tsx";
 import { seekSecondsFrom } from "./seek-param.ts";
 import { TranscriptPanel } from "./transcript-panel.tsx";
+import { useAwaitDraft } from "./use-await-draft.ts";
 import { useVisitEvents } from "./use-visit-events.ts";
 
 const RECORDING = new Set(["draft", "recording"]);
@@ -38,6 +39,8 @@ export function VisitView({
     enabled: waiting,
     onStatusChange: refresh,
   });
+  // Owners and clinicians (who may read notes) wait for the auto-drafted note (issue 29).
+  useAwaitDraft(visit.status === "transcribed" && visit.note === null && transcript.canRerun);
   const player = useRef<HTMLAudioElement>(null);
   const hasAudio = visit.audio.sha256 !== null;
   const audioUrl = hasAudio ? `/api/visits/${visit.id}/audio/file?org_id=${encodeURIComponent(orgId)}` : null;

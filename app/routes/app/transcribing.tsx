@@ -28,15 +28,26 @@ const EditTranscriptSchema = z.object({
 
 const RerunSchema = z.object({ visit_id: z.uuid({ error: "visit_not_found" }) });
 
+/** Issue 29: a visit whose note exists opens on the note (the transcript stays one link away). */
+const NOTE_REVIEW_STATUSES = new Set(["generating", "draft", "signed", "amended"]);
+
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const visitId = optionalIdParam(pageUrl(request), "visit_id");
+  const url = pageUrl(request);
+  const visitId = optionalIdParam(url, "visit_id");
   const page = await loadTranscribingPage(context, request, visitId);
+  // Only the plain visit link: a citation (?r=, ?start=) or ?transcript=1 means the transcript itself.
+  const plainVisitLink = [...url.searchParams.keys()].every((key) => key === "visit_id");
+  if (page.kind === "visit" && plainVisitLink && page.visit.note && NOTE_REVIEW_STATUSES.has(page.visit.note.status)) {
+    throw redirect(`${localizePath("/coding", localeFromPath(url.pathname))}?id=${page.visit.note.id}`);
+  }
   // Times print in the organisation's zone.
   return page.kind === "forbidden" ? page : { ...page, timeZone: requireOrg(context).org.timezone };
 }
 
-function visitPath(request: Request, visitId: string): string {
-  return `${localizePath("/transcribing", localeFromPath(pageUrl(request).pathname))}?visit_id=${visitId}`;
+/** The visit's page; `transcript` keeps the transcript view even when the visit has a note (issue 29). */
+function visitPath(request: Request, visitId: string, transcript = false): string {
+  const path = `${localizePath("/transcribing", localeFromPath(pageUrl(request).pathname))}?visit_id=${visitId}`;
+  return transcript ? `${path}&transcript=1` : path;
 }
 
 /** Forms on this page carry an `intent`: start a visit (the default), edit its transcript, transcribe it again. */
@@ -55,12 +66,12 @@ async function runIntent(context: Route.ActionArgs["context"], request: Request,
       text: input.text,
     };
     await saveTranscriptEdit(context, request, { visitId: input.visit_id, edit });
-    return visitPath(request, input.visit_id);
+    return visitPath(request, input.visit_id, true);
   }
   if (intent === "rerun") {
     const input = RerunSchema.parse({ visit_id: form.get("visit_id") });
     await rerunVisit(context, request, input.visit_id);
-    return visitPath(request, input.visit_id);
+    return visitPath(request, input.visit_id, true);
   }
   const input = StartVisitSchema.parse(Object.fromEntries(form));
   const { id } = await startVisit(context, request, {
@@ -68,6 +79,7 @@ async function runIntent(context: Route.ActionArgs["context"], request: Request,
     newPatientName: input.new_patient_name,
     title: input.title,
     language: input.language,
+    templateId: input.template_id,
   });
   return visitPath(request, id);
 }

@@ -22,6 +22,8 @@ const CreateVisitSchema = z.strictObject({
   clinician_id: z.string().max(100).nullable().optional(),
   // Issue 12: checked by the service (real day, not in the future): 400 invalid_visit_date / visit_date_in_future.
   visit_date: z.string().max(20).nullable().optional(),
+  // Issue 29: the template the note is auto-drafted with (checked by the service: 404 template_not_found).
+  template_id: z.string().min(1).max(100).nullable().optional(),
 });
 
 // GET /api/visits?patient_id=&status= → the current organisation's visits, newest first.
@@ -33,7 +35,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   });
 }
 
-// POST /api/visits { patient_id, title, language, consent: true, visit_date? } → 201 { id }; consent is recorded and audited.
+// POST /api/visits { patient_id, title, language, consent: true, visit_date?, template_id? } → 201 { id }; consent is recorded and audited.
 export function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, HEAD, POST");
   return handleVisitApi(async () => {
@@ -48,6 +50,7 @@ export function action({ request, context }: Route.ActionArgs) {
       consent: body.consent === true,
       clinicianId: body.clinician_id ?? null,
       visitDate: body.visit_date ?? null,
+      templateId: body.template_id ?? null,
     });
     return json(created, 201);
   });

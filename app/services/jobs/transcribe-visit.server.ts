@@ -4,6 +4,7 @@ import { pipeline } from "node:stream/promises";
 import type { ActorTransaction } from "#app/db/actor.server.ts";
 import type { Database } from "#app/db/database.server.ts";
 import type { VisitLanguage, VisitStatus } from "#app/db/schema.ts";
+import { autoDraftNote } from "#app/services/notes/auto-draft.server.ts";
 import type { SpeakerRole } from "#app/services/speech/diarise/speaker.ts";
 import type { WindowCache } from "#app/services/speech/window-cache.ts";
 import { BlobNotFoundError, type BlobStore } from "#app/services/storage/blob-store.ts";
@@ -126,7 +127,11 @@ export async function handleTranscribeVisit(job: TranscribeJob, deps: Transcribe
       round: visit.transcription_round,
     };
   });
-  if (start.outcome !== null) return start.outcome;
+  if (start.outcome !== null) {
+    // A retry after the transcript committed but before the note was drafted finishes the job.
+    if (start.outcome === "already_transcribed") await draftNote(deps, orgId, visitId);
+    return start.outcome;
+  }
 
   let result: TranscriptionResult;
   let audio: { path: string; release(): Promise<void> };
@@ -166,7 +171,7 @@ export async function handleTranscribeVisit(job: TranscribeJob, deps: Transcribe
   }
   await progress.settle();
 
-  return asSystem(deps.db, async (trx) => {
+  const outcome = await asSystem(deps.db, async (trx): Promise<TranscribeOutcome> => {
     const visit = await lockVisit(trx, orgId, visitId);
     if (!visit) return "missing";
     // New audio arrived while this ran: its own job transcribes it.
@@ -221,6 +226,21 @@ export async function handleTranscribeVisit(job: TranscribeJob, deps: Transcribe
     });
     return "transcribed";
   });
+  if (outcome === "transcribed" || outcome === "already_transcribed") await draftNote(deps, orgId, visitId);
+  return outcome;
+}
+
+/**
+ * Issue 29: the note is drafted as soon as the transcript is ready (autoDraftNote decides whether).
+ * A failure here never fails the transcription — the transcript is written, and the clinician can
+ * still press Generate — so it is logged, not thrown.
+ */
+async function draftNote(deps: TranscribeDeps, orgId: string, visitId: string): Promise<void> {
+  try {
+    await autoDraftNote(deps.db, { orgId, visitId });
+  } catch (error) {
+    deps.logger?.error({ err: error, orgId, visitId }, "auto-draft of the visit's note failed");
+  }
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { RouterContextProvider } from "react-router";
+import { localeFromPath } from "#app/i18n/config.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { orgPageArgs } from "#app/services/org-context/page-args.server.ts";
 import { getPatient, type PatientSummary, searchPatients } from "#app/services/patients/patients.server.ts";
 import { assertValidPage } from "#app/services/session/page-validity.server.ts";
 import { isAppError } from "#app/utils/app-error.ts";
+import { pageUrl } from "#app/utils/page-url.ts";
 import { todayInZone } from "#app/utils/zoned-time.ts";
 import { createPerioExam, getPerioExam, listPerioExams, type PerioExam, type PerioExamListItem } from "./exams.server.ts";
 import type { Numbering } from "./teeth.ts";
@@ -48,7 +50,9 @@ export async function loadPerioPage(
       patient: { id: patient.id, display_name: patient.display_name, date_of_birth: patient.date_of_birth },
       exams,
       exam,
-      numbering: org.region.toLowerCase() === "us" ? "universal" : "fdi",
+      // Issue 29: FDI unless both the practice is in the US and the interface is in English
+      // (a French or Spanish interface means FDI whatever the region says).
+      numbering: org.region.toLowerCase() === "us" && localeFromPath(pageUrl(request).pathname) === "en" ? "universal" : "fdi",
       today: todayInZone(org.timezone),
     };
   } catch (error) {

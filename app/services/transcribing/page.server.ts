@@ -103,6 +103,7 @@ export interface StartVisitInput {
   newPatientName?: string;
   title: string;
   language: "en" | "fr" | "es";
+  templateId?: string;
 }
 
 /** The "start a visit" form: an existing or new patient, then the visit with the patient's consent. */
@@ -110,7 +111,14 @@ export async function startVisit(context: Readonly<RouterContextProvider>, reque
   const args = orgPageArgs(context, request);
   const patientId =
     input.patientId ?? (await createPatient({ ...args, patient: { display_name: input.newPatientName ?? "" } })).id;
-  return createVisit({ ...args, patientId, title: input.title, language: input.language, consent: true });
+  return createVisit({
+    ...args,
+    patientId,
+    title: input.title,
+    language: input.language,
+    templateId: input.templateId ?? null,
+    consent: true,
+  });
 }
 
 /** The transcript view's "save" (issue 5 "editing with versions kept"): a new version, engine `edit`. */

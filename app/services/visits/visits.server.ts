@@ -1,5 +1,8 @@
-import type { VisitLanguage, VisitStatus } from "#app/db/schema.ts";
+import type { NoteStatus, VisitLanguage, VisitStatus } from "#app/db/schema.ts";
 import { isUuid } from "#app/services/auth/uuid.server.ts";
+import { NOTE_ROLES } from "#app/services/notes/access.server.ts";
+import { noteErrors } from "#app/services/notes/errors.server.ts";
+import { resolveTemplateIn } from "#app/services/notes/templates/templates.server.ts";
 import { recordAudit } from "#app/services/orgs/audit.server.ts";
 import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/context.server.ts";
 import { recordRead } from "#app/services/orgs/read-audit.server.ts";
@@ -34,6 +37,8 @@ export interface VisitDetails extends VisitSummary {
   consent_by: string | null;
   failure: { code: string; reason: string | null } | null;
   transcription: Omit<TranscriptionView, "source" | "model" | "created_at"> | null;
+  /** Issue 29: the visit's latest note (null: none yet, or a role that may not read notes). */
+  note: { id: string; status: NoteStatus } | null;
 }
 
 /**
@@ -49,6 +54,8 @@ export function createVisit(
     clinicianId?: string | null;
     /** YYYY-MM-DD, not after today in the organisation's zone; default the creation day there. */
     visitDate?: string | null;
+    /** Issue 29: the template its note is auto-drafted with; null = the default (built-in SOAP). */
+    templateId?: string | null;
     now?: Date;
   },
 ): Promise<{ id: string }> {
@@ -82,6 +89,11 @@ export function createVisit(
       if (!clinician) throw visitErrors.clinicianNotFound();
       clinicianId = clinician.user_id;
     }
+    // A template the actor could not generate a note with is refused now, not at transcript time.
+    const templateId = args.templateId ?? null;
+    if (templateId !== null && !(await resolveTemplateIn(trx, args.orgId, templateId, args.language))) {
+      throw noteErrors.templateNotFound();
+    }
     const now = new Date();
     const { id } = await trx
       .insertInto("visits")
@@ -94,6 +106,7 @@ export function createVisit(
         consent_by: args.actor.userId,
         consent_at: now,
         visit_date: visitDate,
+        note_template_id: templateId,
         created_by: args.actor.userId,
       })
       .returning("id")
@@ -102,7 +115,7 @@ export function createVisit(
     await recordAudit(trx, {
       ...audit,
       action: "visit.created",
-      details: { patient_id: patient.id, language: args.language, visit_date: visitDate },
+      details: { patient_id: patient.id, language: args.language, visit_date: visitDate, template_id: templateId },
     });
     await recordAudit(trx, {
       ...audit,
@@ -154,7 +167,7 @@ export function getVisit(args: OrgArgs & { visitId: string }): Promise<VisitDeta
   checkOrgId(args.orgId);
   checkVisitId(args.visitId);
   return asActor(args, args.orgId, async (trx) => {
-    await requireClinicalRole(trx, args.orgId, args.actor.userId);
+    const role = await requireClinicalRole(trx, args.orgId, args.actor.userId);
     const row = await loadVisit(trx, args.orgId, args.visitId);
     await recordRead(trx, args, { action: "visit.read", entity: "visit", entityId: row.id, patientId: row.patient_id });
     const patient = await trx
@@ -164,6 +177,19 @@ export function getVisit(args: OrgArgs & { visitId: string }): Promise<VisitDeta
       .where("id", "=", row.patient_id)
       .executeTakeFirstOrThrow();
     const transcript = await latestTranscription(trx, row.org_id, row.id);
+    // Issue 29: the visit's latest note, so a client knows when the auto-drafted note exists.
+    // Staff may not read notes (docs/permissions.md): null for them.
+    const note = !NOTE_ROLES.includes(role)
+      ? undefined
+      : await trx
+          .selectFrom("notes")
+          .select(["id", "status"])
+          .where("org_id", "=", row.org_id)
+          .where("visit_id", "=", row.id)
+          .orderBy("created_at", "desc")
+          .orderBy("id")
+          .limit(1)
+          .executeTakeFirst();
     return {
       id: row.id,
       patient_id: row.patient_id,
@@ -184,6 +210,7 @@ export function getVisit(args: OrgArgs & { visitId: string }): Promise<VisitDeta
       created_at: row.created_at.toISOString(),
       failure: row.failure_code ? { code: row.failure_code, reason: row.failure_reason } : null,
       audio: visitAudio(row),
+      note: note ? { id: note.id, status: note.status } : null,
       transcription: transcript
         ? {
             version: transcript.version,
