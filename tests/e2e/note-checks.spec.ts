@@ -68,6 +68,30 @@ async function expectGate(page: Page, lang: "en" | "fr"): Promise<number> {
   return open;
 }
 
+/** Issue 27's sticky bar: in view without scrolling, its Sign is the gated one, and every check's link has a target. */
+async function expectBarAndLinks(page: Page): Promise<void> {
+  const bar = page.getByTestId("note-bar");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(bar).toBeInViewport();
+  await expect(bar.getByTestId("note-sign")).toBeDisabled();
+  await expect(bar.getByTestId("note-bar-to-check")).toBeVisible();
+  const links = page.getByTestId("note-check-jump");
+  expect(await links.count()).toBeGreaterThan(0);
+  for (const href of await links.evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""))) {
+    expect(await page.locator(`[id="${href.slice(1)}"]`).count(), href).toBe(1);
+  }
+  // A contradiction is about a sentence of the note: its link goes to that sentence, which gets focus.
+  const jump = page
+    .locator('[data-testid="note-check"][data-kind="contradiction"]')
+    .first()
+    .locator('[data-testid="note-check-jump"]');
+  await expect(jump).toHaveAttribute("data-target", "sentence");
+  const id = ((await jump.getAttribute("href")) ?? "").slice(1);
+  await jump.click();
+  await expect(page.locator(`[id="${id}"]`)).toBeFocused();
+  await expect(page.locator(`[id="${id}"]`)).toBeInViewport();
+}
+
 async function expectNoAxeViolations(page: Page): Promise<void> {
   const serious = (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious).toEqual([]);
@@ -86,12 +110,15 @@ test("a draft with a contradiction cannot be signed until each check is acknowle
   await waitForHydration(page);
   await expectGate(page, "en");
   await expect(page.getByTestId("note-check").filter({ hasText: "A little short of breath" }).first()).toBeVisible();
+  await expectBarAndLinks(page);
   await expectNoAxeViolations(page);
   await page.screenshot({ path: "test-results/checks-en-1280.png", fullPage: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: "test-results/checks-bar-en-1280.png" });
 
   await acknowledgeInEditor(page);
   await expect(page.getByTestId("note-checks-count")).toHaveText(t("en", "checks", "panel.clear"));
-  const sign = page.getByTestId("note-sign");
+  const sign = page.getByTestId("note-bar").getByTestId("note-sign");
   await expect(sign).toBeEnabled();
   page.once("dialog", (dialog) => void dialog.accept());
   await sign.click();
@@ -112,6 +139,10 @@ test("without JavaScript: the open checks are listed with a form each, and the n
   const noJs = await noScriptPage(browser, page);
   await noJs.goto(`/coding?id=${noteId}`);
   await expectGate(noJs, "en");
+  // Without JavaScript the links are plain fragment links to ids that exist.
+  for (const href of await noJs.getByTestId("note-check-jump").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""))) {
+    expect(await noJs.locator(`[id="${href.slice(1)}"]`).count(), href).toBe(1);
+  }
   await acknowledgeInEditor(noJs);
   await expect(noJs.getByTestId("note-sign")).toBeEnabled();
   await noJs.getByTestId("note-sign").click();
@@ -131,10 +162,13 @@ test("French at 360 px: the checks, the disabled Sign and the acknowledgement fi
   await expectGate(page, "fr");
   // Nothing wider than the screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expectBarAndLinks(page);
   await expectNoAxeViolations(page);
   await page.screenshot({ path: "test-results/checks-fr-360.png", fullPage: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: "test-results/checks-bar-fr-360.png" });
   await acknowledgeInEditor(page);
-  await expect(page.getByTestId("note-sign")).toBeEnabled();
+  await expect(page.getByTestId("note-bar").getByTestId("note-sign")).toBeEnabled();
   await expect(page.getByTestId("note-sign")).toHaveText(t("fr", "notes", "sign.submit"));
 });
 

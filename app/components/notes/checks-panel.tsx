@@ -1,8 +1,23 @@
+import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import { StatusBadge } from "#app/components/ui/badge.tsx";
 import type { NoteCheck } from "#app/services/notes/checks/checks.server.ts";
+import type { NoteSectionDraft } from "#app/services/notes/model.ts";
 import { CheckText } from "./checks-text.tsx";
+import { checkTarget } from "./sentence-anchor.ts";
+
+/** With JavaScript, following a check's link also focuses its sentence (which shows its evidence). */
+function focusTarget(event: MouseEvent<HTMLAnchorElement>) {
+  const id = event.currentTarget.hash.slice(1);
+  const target = id ? document.getElementById(id) : null;
+  if (!target) return;
+  event.preventDefault();
+  target.scrollIntoView({ block: "center" });
+  if (!target.matches("button, a[href], input, textarea, select")) target.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: true });
+  history.replaceState(null, "", `#${id}`);
+}
 
 /**
  * Issue 27 "The sign gate": the note's open checks, each with what it is about, a link to its
@@ -15,11 +30,14 @@ export function ChecksPanel({
   checks,
   language,
   sectionTitles,
+  sections = [],
 }: {
   noteId: string;
   checks: readonly NoteCheck[];
   language: string;
   sectionTitles: Readonly<Record<string, string>>;
+  /** The draft's sections: a check links to its own sentence's id (sentence-anchor.ts), else its section. */
+  sections?: readonly NoteSectionDraft[];
 }) {
   const { t } = useTranslation("checks");
   const busy = useNavigation().state !== "idle";
@@ -43,11 +61,7 @@ export function ChecksPanel({
               </StatusBadge>
               {c.gating ? null : <small> {t("panel.advisory")}</small>}
               <CheckText check={c} language={language} sectionTitles={sectionTitles} />
-              {c.section ? (
-                <a href={`#note-section-${c.section}`} className="note-check-jump">
-                  {t("panel.jump")}
-                </a>
-              ) : null}
+              <CheckJump target={checkTarget(c, sections)} />
               <Form method="post" className="note-check-ack">
                 <input type="hidden" name="note_id" value={noteId} />
                 <input type="hidden" name="check_id" value={c.id} />
@@ -64,5 +78,22 @@ export function ChecksPanel({
         </ul>
       ) : null}
     </section>
+  );
+}
+
+function CheckJump({ target }: { target: string | null }) {
+  const { t } = useTranslation("checks");
+  if (!target) return null;
+  const sentence = target.startsWith("note-sentence-");
+  return (
+    <a
+      href={`#${target}`}
+      className="note-check-jump"
+      data-testid="note-check-jump"
+      data-target={sentence ? "sentence" : "section"}
+      onClick={focusTarget}
+    >
+      {t(sentence ? "panel.jump" : "panel.jumpSection")}
+    </a>
   );
 }

@@ -12,6 +12,7 @@ import { ChecksPanel } from "./checks-panel.tsx";
 import { DraftForm } from "./draft-form.tsx";
 import { lowConfidenceWordsFor, piecesFor } from "./evidence.ts";
 import { ExportBar } from "./export-bar.tsx";
+import { NoteBar } from "./note-bar.tsx";
 import { NotePrint } from "./note-print.tsx";
 import { OmissionList } from "./omission-list.tsx";
 import { RatingForm } from "./rating-form.tsx";
@@ -131,14 +132,18 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
                 <p className="no-print">
                   <small>{t("editor.evidenceHint")}</small>
                 </p>
-                <ChecksPanel noteId={note.id} checks={note.checks} language={note.language} sectionTitles={sectionTitles} />
+                <ChecksPanel
+                  noteId={note.id}
+                  checks={note.checks}
+                  language={note.language}
+                  sectionTitles={sectionTitles}
+                  sections={note.sections}
+                />
                 <DraftForm
                   key={note.updated_at}
-                  blocking={blocking}
                   noteId={note.id}
                   sections={note.sections}
                   language={note.language}
-                  canSign={page.canSign}
                   onHover={setHovered}
                   onPlay={play}
                 />
@@ -159,6 +164,14 @@ export function NoteEditor({ page, timeZone, error }: { page: NotePage; timeZone
             ) : null}
             {note.status === "draft" || signed ? (
               <>
+                {/* Issue 27: status, "N to check" and Sign stay in reach, stuck to the bottom of the screen. */}
+                <NoteBar
+                  status={note.status}
+                  tone={STATUS_TONE[note.status]}
+                  toCheck={toCheck}
+                  blocking={blocking}
+                  canSign={page.canSign}
+                />
                 <ExportBar noteId={note.id} orgId={page.orgId} sections={note.sections} headers={note.headers} />
                 <OmissionList
                   omissions={note.omissions}

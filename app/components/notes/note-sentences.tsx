@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { useLocalizedPath } from "#app/i18n/use-locale.ts";
 import type { NoteSentence } from "#app/services/notes/model.ts";
 import { lowConfidenceWordsFor } from "./evidence.ts";
+import { sentenceAnchor } from "./sentence-anchor.ts";
 import { useTranscriptPieces } from "./transcript-context.ts";
 
 /**
@@ -11,10 +12,13 @@ import { useTranscriptPieces } from "./transcript-context.ts";
  */
 export function NoteSentences({
   sentences,
+  sectionKey,
   onHover,
   onPlay,
 }: {
   sentences: readonly NoteSentence[];
+  /** Issue 27: with it, each sentence gets an id the checks panel links to. */
+  sectionKey?: string;
   onHover: (sentence: NoteSentence | null) => void;
   onPlay: (seconds: number) => void;
 }) {
@@ -40,6 +44,7 @@ export function NoteSentences({
           <li key={index}>
             <button
               type="button"
+              id={sectionKey === undefined ? undefined : sentenceAnchor(sectionKey, index)}
               className={`note-sentence${unsupported ? " unsupported" : ""}`}
               data-testid="note-sentence"
               data-source={sentence.source}

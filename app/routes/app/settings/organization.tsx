@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { redirect } from "react-router";
+import { CheckSettings } from "#app/components/org-settings/check-settings.tsx";
 import { LeaveOrganization } from "#app/components/org-settings/leave-organization.tsx";
 import { OrganizationForm } from "#app/components/org-settings/organization-form.tsx";
 import { OrganizationPlan } from "#app/components/org-settings/organization-plan.tsx";
@@ -10,6 +11,8 @@ import { Section } from "#app/components/ui/page.tsx";
 import { ORG_PMS } from "#app/db/schema.ts";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
+import { ADVISORY_CHECK_KINDS } from "#app/services/notes/checks/checks.server.ts";
+import { getCheckSettings, setCheckSettings } from "#app/services/notes/checks/settings.server.ts";
 import { clearOrgCookieHeader } from "#app/services/org-context/cookie.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { MANAGER_ROLES } from "#app/services/orgs/context.server.ts";
@@ -55,6 +58,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       : null;
   // Issue 15 (ADR 0032): the practice's speech vocabulary, owners only (it lists words from signed notes).
   const vocabulary = role === "owner" ? await getVocabulary(args) : null;
+  // Issue 27 (ADR 0039): which checks only advise before a signature, owners only.
+  const checkSettings = role === "owner" ? await getCheckSettings(args) : null;
   const trialEnds =
     org.plan === "trial" && org.trial_ends_at
       ? new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: org.timezone }).format(new Date(org.trial_ends_at))
@@ -83,6 +88,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       learned: vocabulary.learned,
       refreshedAt: vocabulary.refreshedAt ? dateTime.format(vocabulary.refreshedAt) : null,
     },
+    checkSettings: checkSettings && {
+      advisory: checkSettings.advisory,
+      saved: pageUrl(request).searchParams.get("saved") === "checks",
+    },
     semanticSearch: embeddings && {
       configured: embeddings.configured,
       model: embeddings.model,
@@ -98,7 +107,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { org, user } = requireOrg(context);
-  const form = Object.fromEntries(await readForm(request));
+  const body = await readForm(request);
+  const form = Object.fromEntries(body);
   if (form.intent === "reembed") {
     // Owners only, and 409 embeddings_not_configured without EMBEDDINGS_*: the service decides.
     try {
@@ -110,6 +120,18 @@ export async function action({ context, request }: Route.ActionArgs) {
       return serviceFailure("reembed", error);
     }
     return { intent: "reembed", done: true };
+  }
+  if (form.intent === "checks") {
+    // Checkboxes: each ticked kind arrives as its own "advisory" field; unknown values are ignored.
+    const ticked = body.getAll("advisory").map(String);
+    const advisory = ADVISORY_CHECK_KINDS.filter((k) => ticked.includes(k));
+    try {
+      await setCheckSettings({ ...settingsServiceArgs(context, request), advisory });
+    } catch (error) {
+      return serviceFailure("checks", error);
+    }
+    // Redirect after the post, so a reload does not submit again.
+    return redirect(`${pageUrl(request).pathname}?saved=checks#org-note-checks`);
   }
   if (form.intent === "vocabulary") {
     const parsed = vocabularyFormSchema.safeParse(form);
@@ -165,6 +187,9 @@ export default function OrganizationSettings({ loaderData, actionData }: Route.C
       </Section>
       <OrganizationPlan plan={org.plan} trialEnds={trialEnds} />
       {loaderData.vocabulary ? <SpeechVocabulary view={loaderData.vocabulary} result={actionData} /> : null}
+      {loaderData.checkSettings ? (
+        <CheckSettings advisory={loaderData.checkSettings.advisory} saved={loaderData.checkSettings.saved} result={actionData} />
+      ) : null}
       {loaderData.semanticSearch ? <SemanticSearch status={loaderData.semanticSearch} result={actionData} /> : null}
       <LeaveOrganization orgName={org.name} result={actionData} />
     </div>
