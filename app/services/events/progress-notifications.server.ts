@@ -58,10 +58,12 @@ function createListener(db: Database): ProgressNotifications {
   };
 
   const connect = async () => {
-    // A PGlite handed over without its instance cannot be listened to: its streams poll.
-    if (closed || (db.kind === "pglite" && !db.pglite)) return;
+    // The embedded database is one session shared with the pool: a LISTEN queued behind an open
+    // transaction stalled every later query (the e2e journeys hung on the visit page). It is also
+    // one process, so there is no other process to hear from: its streams poll, as before ADR 0038.
+    if (closed || db.kind === "pglite") return;
     try {
-      stop = db.kind === "pglite" ? await listenPglite(db, deliver) : await listenPostgres(db, deliver, lost);
+      stop = await listenPostgres(db, deliver, lost);
       if (closed) {
         await stop();
         return;
@@ -105,13 +107,6 @@ function createListener(db: Database): ProgressNotifications {
       subscribers.clear();
       await stop?.().catch(() => {});
     },
-  };
-}
-
-async function listenPglite(db: Database, deliver: (payload: string) => void): Promise<() => Promise<void>> {
-  const unlisten = await db.pglite?.listen(PROGRESS_CHANNEL, deliver);
-  return async () => {
-    await unlisten?.();
   };
 }
 
