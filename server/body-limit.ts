@@ -4,8 +4,10 @@ import type { Request, Response } from "express";
 export class BodyLimitExceededError extends Error {
   readonly status = 413;
   readonly code = "payload_too_large";
-  constructor(readonly limit: number) {
+  readonly limit: number;
+  constructor(limit: number) {
     super(`The request body passed its ${limit}-byte limit`);
+    this.limit = limit;
   }
 }
 
