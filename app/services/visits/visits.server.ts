@@ -253,7 +253,7 @@ export async function deleteVisit(args: OrgArgs & { visitId: string; store: Blob
 }
 
 /** A real calendar day from 1900 on (2024-02-30 is not one). */
-function isCalendarDay(value: string): boolean {
+export function isCalendarDay(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return false;
   const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
