@@ -59,7 +59,9 @@ function inspect(req: Request, maxBodyBytes: number): Rejection | null {
   } catch {
     return { status: 400, code: "malformed_url" };
   }
-  if (/(^|[/\\])\.\.([/\\]|$)/.test(decodedPath) || decodedPath.includes("\0") || decodedPath.includes("\\")) {
+  // Control characters (a newline, a NUL) are in no page's path; React Router's patterns do not
+  // even match a newline, and such a path reached the error page without its i18n context.
+  if (/(^|[/\\])\.\.([/\\]|$)/.test(decodedPath) || PATH_CONTROLS.test(decodedPath) || decodedPath.includes("\\")) {
     return { status: 400, code: "malformed_url" };
   }
   // Without a Host (HTTP/1.0, hand-made requests) or with one no URL can hold, no absolute URL can
@@ -73,6 +75,9 @@ function inspect(req: Request, maxBodyBytes: number): Rejection | null {
   }
   return null;
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const PATH_CONTROLS = /[\u0000-\u001f\u007f]/;
 
 // A DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port.
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;

@@ -90,6 +90,17 @@ describe("body limit by bytes read", () => {
   });
 });
 
+describe("control characters in the path", () => {
+  it("answers a newline, carriage return or other control character in a path with 400 malformed_url", async () => {
+    for (const path of ["/foo%0Abar", "/fr/foo%0Abar", "/x%0D%0ASet-Cookie:%20a=1", "/a%7Fb", "/a%1Bb"]) {
+      const res = await fetch(`${base}${path}`, { headers: { accept: "application/json" } });
+      expect(res.status, path).toBe(400);
+      expect(((await res.json()) as { code: string }).code, path).toBe("malformed_url");
+    }
+    expect((await fetch(`${base}/foo%20bar`)).status).toBe(200);
+  });
+});
+
 describe("Host header", () => {
   it("answers a missing or malformed Host with 400, not 500", async () => {
     const net = await import("node:net");
