@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { AuthCard } from "#app/components/auth-card.tsx";
+import { Brand } from "#app/components/brand.tsx";
 import { FormFailure } from "#app/components/form-failure.tsx";
 import { localeFromPath, localizePath } from "#app/i18n/config.ts";
 import { runtimeContext } from "#app/runtime/context.ts";
@@ -91,33 +92,42 @@ export default function Callback({ loaderData, actionData }: Route.ComponentProp
   const busy = useNavigation().state === "submitting";
   const { current, target, tokenHash, type, next, nonce } = loaderData;
   const switching = current !== null && current !== target;
+  // The auth pages' frame, not their layout route: that one is served from the anonymous page
+  // cache, and this page carries a one-time nonce and the link's token.
   return (
-    <AuthCard page="linkConfirm">
-      <FormFailure failure={actionData?.failure} />
-      <p data-testid="link-target">{target ? t("linkConfirm.target", { target }) : t("linkConfirm.targetUnknown")}</p>
-      {switching ? (
-        <div role="alert" className="link-switch-warning" data-testid="link-switch-warning">
-          <p>
-            <strong>{t("linkConfirm.signedInAs", { current })}</strong>
-          </p>
-          <p>{target ? t("linkConfirm.switch", { current, target }) : t("linkConfirm.switchUnknown", { current })}</p>
-        </div>
-      ) : null}
-      <p>{t("linkConfirm.notYou")}</p>
-      <Form method="post">
-        <input type="hidden" name="token_hash" value={tokenHash} />
-        <input type="hidden" name="type" value={type} />
-        <input type="hidden" name="next" value={next} />
-        <input type="hidden" name="nonce" value={nonce} />
-        <button type="submit" aria-busy={busy}>
-          {target ? t("linkConfirm.continueAs", { target }) : t("linkConfirm.continue")}
-        </button>
-      </Form>
-      {current ? (
-        <p>
-          <Link to={next}>{t("linkConfirm.stay", { current })}</Link>
-        </p>
-      ) : null}
-    </AuthCard>
+    <div className="auth-layout">
+      <header className="auth-header">
+        <Brand />
+      </header>
+      <main className="auth-main">
+        <AuthCard page="linkConfirm">
+          <FormFailure failure={actionData?.failure} />
+          <p data-testid="link-target">{target ? t("linkConfirm.target", { target }) : t("linkConfirm.targetUnknown")}</p>
+          {switching ? (
+            <div role="alert" className="link-switch-warning" data-testid="link-switch-warning">
+              <p>
+                <strong>{t("linkConfirm.signedInAs", { current })}</strong>
+              </p>
+              <p>{target ? t("linkConfirm.switch", { current, target }) : t("linkConfirm.switchUnknown", { current })}</p>
+            </div>
+          ) : null}
+          <p>{t("linkConfirm.notYou")}</p>
+          <Form method="post">
+            <input type="hidden" name="token_hash" value={tokenHash} />
+            <input type="hidden" name="type" value={type} />
+            <input type="hidden" name="next" value={next} />
+            <input type="hidden" name="nonce" value={nonce} />
+            <button type="submit" aria-busy={busy}>
+              {target ? t("linkConfirm.continueAs", { target }) : t("linkConfirm.continue")}
+            </button>
+          </Form>
+          {current ? (
+            <p className="link-confirm-stay">
+              <Link to={next}>{t("linkConfirm.stay", { current })}</Link>
+            </p>
+          ) : null}
+        </AuthCard>
+      </main>
+    </div>
   );
 }
