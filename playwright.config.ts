@@ -68,6 +68,9 @@ export default defineConfig({
       // Email links must point at this server, and the journeys read them from the dev mailbox.
       SITE_URL: baseURL,
       MURMUR_DEV_MAILBOX: "1",
+      // A production build ignores MURMUR_DEV_MAILBOX unless this test-only switch is set too
+      // (docs/operations.md "Input limits and test-only settings"); never set it on a real server.
+      MURMUR_E2E: "1",
       // Every journey signs up from 127.0.0.1: GoTrue's per-IP defaults (30 emails an hour) are
       // for the public internet, not for one test runner creating a hundred accounts.
       AUTH_RATE_LIMIT_EMAIL_SENT: "100000",

@@ -140,6 +140,8 @@ async function main() {
 
   // Last resort: never a stack trace to the client.
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    // A body cut off by its limit was answered 413 already: the reader's failure is expected.
+    if (res.locals.bodyLimitExceeded) return res.end();
     const status = typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 500;
     if (status >= 500) logger.error({ err, requestId: res.locals.requestId }, "request failed");
     if (res.headersSent) return res.end();

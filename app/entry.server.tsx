@@ -43,7 +43,8 @@ export default function handleRequest(
     const readyOption: keyof RenderToPipeableStreamOptions =
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     const { nonce } = loadContext.get(requestInfoContext);
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    let timeoutId: ReturnType<typeof setTimeout> | undefined;
+    let finished = false;
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
@@ -57,6 +58,7 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough({
             final(callback) {
+              finished = true;
               clearTimeout(timeoutId);
               timeoutId = undefined;
               callback();
@@ -67,6 +69,8 @@ export default function handleRequest(
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {
+          clearTimeout(timeoutId);
+          timeoutId = undefined;
           reject(error);
         },
         onError(error: unknown) {
@@ -75,6 +79,9 @@ export default function handleRequest(
         },
       },
     );
+    // Started once `abort` exists: a timer set before the render call outlived a render that threw
+    // (e.g. no i18n instance for a path no route matched) and then threw itself, uncaught (issue 25).
+    if (!finished) timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
   });
 }
 

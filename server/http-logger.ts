@@ -13,9 +13,18 @@ export function createHttpLogger(logger: Logger): RequestHandler {
       req: (req: { id: string; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        url: req.url?.slice(0, 512),
+        url: redactUrl(req.url ?? "").slice(0, 512),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   }) as unknown as RequestHandler;
+}
+
+// Query parameters that are credentials: invitation and password-reset tokens (?token=), email-link
+// token hashes and PKCE codes. Whoever reads the access log must not be able to use them (issue 25).
+const SECRET_PARAMS = /([?&;](?:token|token_hash|code|access_token|refresh_token|nonce)=)[^&;#]*/gi;
+
+/** The URL as logged: secret query values replaced by "[redacted]". */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, "$1[redacted]");
 }

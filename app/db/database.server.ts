@@ -1,10 +1,10 @@
-import fs from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { createPgConfig } from "@electric-sql/pglite/node-postgres";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { closeProgressNotifications } from "#app/services/events/progress-notifications.server.ts";
+import { privateDir, tightenTree } from "#app/utils/private-files.server.ts";
 import { createPglite } from "./pglite.server.ts";
 import type { DB } from "./schema.ts";
 
@@ -69,8 +69,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 async function openPgliteDir(dataDir: string): Promise<PGlite> {
   if (dataDir === "memory://") return createPglite();
   const dir = path.resolve(dataDir, "pglite");
-  fs.mkdirSync(dir, { recursive: true });
-  return createPglite({ dataDir: dir });
+  // The data folder and the database's files are the server user's only (issue 25).
+  privateDir(path.resolve(dataDir));
+  privateDir(dir);
+  tightenTree(dir);
+  const pglite = await createPglite({ dataDir: dir });
+  // Start-up wrote files of its own (initdb, relation caches) with PGlite's modes: tighten them
+  // too. Files it creates later carry its modes, but sit in 0700 folders no other user can enter.
+  tightenTree(dir);
+  return pglite;
 }
 
 function createKysely(pool: pg.Pool): Kysely<DB> {

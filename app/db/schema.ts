@@ -299,6 +299,8 @@ export interface NotesTable {
   created_by: InsertOnly<string | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, never>;
+  /** Raised by a trigger (0042) on every change of the text or status: the save's concurrency check. */
+  version: ColumnType<number, never, never>;
 }
 
 /** Immutable: murmur_app may only SELECT and INSERT; signed and amendment rows outlive every role. */

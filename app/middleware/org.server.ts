@@ -7,6 +7,7 @@ import { type OrgBootstrapFailure, orgContext } from "#app/services/org-context/
 import { resolveCurrentOrg } from "#app/services/org-context/resolve.server.ts";
 import { requireUser } from "#app/services/session/guards.server.ts";
 import { assertValidPage, optionalIdParam } from "#app/services/session/page-validity.server.ts";
+import { secureCookies } from "#app/services/session/secure-cookies.server.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
 
 /**
@@ -47,7 +48,7 @@ export const orgMiddleware: MiddlewareFunction<Response> = async ({ request, con
   const response = await next();
   const alreadySet = response.headers.getSetCookie().some((cookie) => cookie.startsWith(`${ORG_COOKIE}=`));
   if (org.id !== remembered && !alreadySet) {
-    response.headers.append("Set-Cookie", orgCookieHeader(org.id, url.protocol === "https:"));
+    response.headers.append("Set-Cookie", orgCookieHeader(org.id, secureCookies(request, context)));
   }
   return response;
 };

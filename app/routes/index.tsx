@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { chooseEntryRedirect } from "#app/services/session/entry-redirect.server.ts";
 import { getUser } from "#app/services/session/guards.server.ts";
+import { secureCookies } from "#app/services/session/secure-cookies.server.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
 import type { Route } from "./+types/index";
 
@@ -12,6 +13,7 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     cookieHeader: request.headers.get("cookie"),
     acceptLanguage: request.headers.get("accept-language"),
     signedIn: getUser(context) !== null,
+    secure: secureCookies(request, context),
   });
   throw redirect(location, { headers: setCookie ? { "Set-Cookie": setCookie } : undefined });
 }

@@ -99,8 +99,19 @@ export const EnvSchema = z
     /** smtp://user:pass@host:port or smtps://…; without it emails stay in the outbox. */
     SMTP_URL: optionalUrl,
     SMTP_FROM: z.string().default("Murmur AI Scribe <no-reply@localhost>"),
-    /** Shows /dev/mailbox with every outgoing email and SMS. Never enable in production. */
+    /**
+     * Shows /dev/mailbox with every outgoing email and SMS. Ignored when NODE_ENV=production unless
+     * MURMUR_E2E=1 too (see parseEnv): the mailbox shows every sign-in link to whoever asks.
+     */
     MURMUR_DEV_MAILBOX: z
+      .enum(["0", "1"])
+      .default("0")
+      .transform((v) => v === "1"),
+    /**
+     * Test-only: the Playwright suite runs a production build (NODE_ENV=production) and reads sign-up
+     * links from the dev mailbox. Only MURMUR_E2E=1 together with MURMUR_DEV_MAILBOX=1 allows that.
+     */
+    MURMUR_E2E: z
       .enum(["0", "1"])
       .default("0")
       .transform((v) => v === "1"),
@@ -168,5 +179,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
   }
-  return result.data;
+  const env = result.data;
+  // Issue 25: one forgotten MURMUR_DEV_MAILBOX=1 in production published every sign-in link.
+  if (env.NODE_ENV === "production" && env.MURMUR_DEV_MAILBOX && !env.MURMUR_E2E) return { ...env, MURMUR_DEV_MAILBOX: false };
+  return env;
 }

@@ -42,8 +42,8 @@ describeEachDatabase("coding cases", (target) => {
     call(h, caseRoute, { method: "PATCH", path: `/api/coding/cases/${caseId}`, params: { id: caseId }, json, as });
   const exportAs = async (format: string, as: Who = "staff") => {
     const headers = new Headers({ authorization: `Bearer ${h.a.users[as as OrgRole].token}`, "x-org-id": h.a.orgId });
-    const res = (await exportRoute.loader({
-      request: new Request(`http://localhost/api/coding/cases/${caseId}/export?format=${format}`, { headers }),
+    const res = (await exportRoute.action({
+      request: new Request(`http://localhost/api/coding/cases/${caseId}/export?format=${format}`, { method: "POST", headers }),
       context: h.context(),
       params: { id: caseId },
     } as never)) as Response;
@@ -131,6 +131,13 @@ describeEachDatabase("coding cases", (target) => {
   });
 
   it("exports CSV and FHIR R4 (staff may), moving the case to exported", async () => {
+    // Issue 25: a GET (a link on another site) changes nothing; the export is a POST.
+    const headers = new Headers({ authorization: `Bearer ${h.a.users.staff.token}`, "x-org-id": h.a.orgId });
+    const viaGet = (await exportRoute.loader()) as Response;
+    expect(viaGet.status).toBe(405);
+    expect(viaGet.headers.get("allow")).toBe("POST");
+    expect(headers.get("x-org-id")).toBe(h.a.orgId);
+    expect((await get()).body.status).toBe("coded");
     const csv = await exportAs("csv");
     expect(csv.status).toBe(200);
     expect(csv.type).toContain("text/csv");

@@ -22,6 +22,8 @@ export async function startServer(port: number, env: Record<string, string>): Pr
       MURMUR_DATA_DIR: dataDir,
       DATABASE_URL: "",
       LOG_LEVEL: "info",
+      // Test-only: lets MURMUR_DEV_MAILBOX=1 work in this production build (app/utils/env.server.ts).
+      MURMUR_E2E: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -27,12 +27,13 @@ describeEachDatabase("note checks and the sign gate", (target) => {
 
   const get = (noteId: string, as: Who = "clinician") =>
     call(h, noteRoute, { method: "GET", path: `/api/notes/${noteId}`, params: { id: noteId }, as });
-  const put = (noteId: string, sections: unknown) =>
+  // A save names the version it edited (issue 25).
+  const put = async (noteId: string, sections: unknown) =>
     call(h, noteRoute, {
       method: "PUT",
       path: `/api/notes/${noteId}`,
       params: { id: noteId },
-      json: { sections },
+      json: { sections, version: (await get(noteId)).body.version },
       as: "clinician",
     });
   const sign = (noteId: string, as: Who = "clinician") =>

@@ -34,8 +34,17 @@ describeEachDatabase("notes API", (target) => {
 
   const get = (noteId: string, as: Who = "clinician") =>
     call(h, noteRoute, { method: "GET", path: `/api/notes/${noteId}`, params: { id: noteId }, as });
-  const put = (noteId: string, sections: unknown, as: Who = "clinician") =>
-    call(h, noteRoute, { method: "PUT", path: `/api/notes/${noteId}`, params: { id: noteId }, json: { sections }, as });
+  // A save names the version it edited (issue 25): the one the editor last read.
+  const put = async (noteId: string, sections: unknown, as: Who = "clinician") => {
+    const version = (await get(noteId)).body.version ?? 1;
+    return call(h, noteRoute, {
+      method: "PUT",
+      path: `/api/notes/${noteId}`,
+      params: { id: noteId },
+      json: { sections, version },
+      as,
+    });
+  };
   // Issue 27's gate is tested in note-checks.test.ts: here a signer has looked at every check first.
   const sign = async (noteId: string, as: Who = "clinician") => {
     if (as === "clinician" || as === "owner") await acknowledgeAllChecks(h, noteId);
@@ -293,7 +302,7 @@ describeEachDatabase("notes API", (target) => {
         method: "PUT",
         path: `/api/notes/${noteId}`,
         params: { id: noteId },
-        json: { sections: [{ key: "plan", text: "x" }] },
+        json: { sections: [{ key: "plan", text: "x" }], version: 1 },
       },
       {
         mod: regenerateRoute,

@@ -139,7 +139,10 @@ describeEachDatabase("note generation jobs", (target) => {
       method: "PUT",
       path: `/api/notes/${noteId}`,
       params: { id: noteId },
-      json: { sections: [{ key: "assessment", text: "Acute bronchitis, typed by the clinician." }] },
+      json: {
+        sections: [{ key: "assessment", text: "Acute bronchitis, typed by the clinician." }],
+        version: (await getNote(noteId)).body.version,
+      },
       as: "clinician",
     });
     await sql`update public.notes set sections = jsonb_set(sections, '{0,text}', '"stale"'::jsonb)
@@ -196,7 +199,10 @@ describeEachDatabase("note generation jobs", (target) => {
       method: "PUT",
       path: `/api/notes/${first.noteId}`,
       params: { id: first.noteId },
-      json: { sections: [{ key: "medications", text: "- Lisinopril 10 mg daily\n- Metformin 500 mg twice daily" }] },
+      json: {
+        sections: [{ key: "medications", text: "- Lisinopril 10 mg daily\n- Metformin 500 mg twice daily" }],
+        version: (await getNote(first.noteId)).body.version,
+      },
       as: "clinician",
     });
     await acknowledgeAllChecks(h, first.noteId);

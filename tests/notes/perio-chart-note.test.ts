@@ -231,7 +231,7 @@ describeEachDatabase("periodontal chart in the note", (target) => {
       method: "PUT",
       path: `/api/notes/${noteId}`,
       params: { id: noteId },
-      json: { sections: [{ key: "charting", text: edited }] },
+      json: { sections: [{ key: "charting", text: edited }], version: (await getNote(noteId)).version },
       as: "clinician",
     });
     expect(put.status).toBe(200);

@@ -269,8 +269,9 @@ describeEachDatabase("reads of patient data are audited", (target) => {
     await sql`update public.coding_cases set status = 'coded', coded_at = now() where id = ${caseId}`.execute(h.db.kysely);
     const exported = await logged(async () => {
       const res = await responseOf(() =>
-        exportRoute.loader({
+        exportRoute.action({
           request: new Request(`${TEST_SITE_URL}/api/coding/cases/${caseId}/export?format=csv`, {
+            method: "POST",
             headers: { authorization: `Bearer ${h.a.users.staff.token}`, "x-org-id": h.a.orgId },
           }),
           context: h.context(),

@@ -102,8 +102,8 @@ describeEachDatabase("Ask Murmur: coding cases", (target) => {
     expect(coded.every((r) => r.label === "coded")).toBe(true);
     // Staff export the coded case: the rows carry the new status.
     const headers = new Headers({ authorization: `Bearer ${h.a.users.staff.token}`, "x-org-id": h.a.orgId });
-    const res = (await exportRoute.loader({
-      request: new Request(`http://localhost/api/coding/cases/${caseId}/export?format=csv`, { headers }),
+    const res = (await exportRoute.action({
+      request: new Request(`http://localhost/api/coding/cases/${caseId}/export?format=csv`, { method: "POST", headers }),
       context: h.context(),
       params: { id: caseId },
     } as never)) as Response;

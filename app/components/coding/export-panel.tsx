@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { codingApi } from "./api.ts";
 
-/** CSV and FHIR R4 export of a coded case, shown, copyable and downloadable (GET …/export). */
+/** CSV and FHIR R4 export of a coded case, shown, copyable and downloadable (POST …/export). */
 export function ExportPanel({
   orgId,
   caseId,
@@ -18,7 +18,7 @@ export function ExportPanel({
   const [file, setFile] = useState<{ format: "csv" | "fhir"; text: string } | null>(null);
   const [copied, setCopied] = useState(false);
   const run = async (format: "csv" | "fhir") => {
-    const res = await codingApi<string>(orgId, `/api/coding/cases/${caseId}/export?format=${format}`);
+    const res = await codingApi<string>(orgId, `/api/coding/cases/${caseId}/export?format=${format}`, { method: "POST" });
     if (!res.ok) return onError(res.code);
     setFile({ format, text: typeof res.body === "string" ? res.body : JSON.stringify(res.body, null, 2) });
     setCopied(false);

@@ -9,6 +9,7 @@ import { requestInfoContext, runtimeContext } from "#app/runtime/context.ts";
 import { orgCookieHeader } from "#app/services/org-context/cookie.ts";
 import { requireOrg } from "#app/services/org-context/current-org.ts";
 import { createOrg, updateOrg } from "#app/services/orgs/orgs.server.ts";
+import { secureCookies } from "#app/services/session/secure-cookies.server.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
 import { readForm } from "#app/utils/read-form.server.ts";
 import type { Route } from "./+types/org-new";
@@ -45,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (timezone || region) await updateOrg({ ...args, orgId: id, patch: { timezone, region } });
   const url = pageUrl(request);
   throw redirect(localizePath("/settings/organization", localeFromPath(url.pathname)), {
-    headers: { "Set-Cookie": orgCookieHeader(id, url.protocol === "https:") },
+    headers: { "Set-Cookie": orgCookieHeader(id, secureCookies(request, context)) },
   });
 }
 

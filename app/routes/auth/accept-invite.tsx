@@ -10,6 +10,7 @@ import { clearOrgCookieHeader, orgCookieHeader } from "#app/services/org-context
 import { getInvitationPreview, isInvitedEmail } from "#app/services/orgs/invitation-preview.server.ts";
 import { acceptInvitation } from "#app/services/orgs/invitations.server.ts";
 import { getUser, requireUser } from "#app/services/session/guards.server.ts";
+import { secureCookies } from "#app/services/session/secure-cookies.server.ts";
 import { supabaseContext } from "#app/services/session/user-context.ts";
 import { isAppError } from "#app/utils/app-error.ts";
 import { pageUrl } from "#app/utils/page-url.ts";
@@ -120,7 +121,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // The new organisation becomes the current one (the app layout checks the cookie against memberships).
   throw redirect(localizePath("/dashboard", locale), {
-    headers: { "Set-Cookie": orgCookieHeader(accepted.org_id, url.protocol === "https:") },
+    headers: { "Set-Cookie": orgCookieHeader(accepted.org_id, secureCookies(request, context)) },
   });
 }
 

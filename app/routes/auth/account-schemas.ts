@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { isStorableLine } from "#app/utils/storable-text.ts";
 
 export const SignUpSchema = z.object({
-  fullName: z.string().trim().min(1).max(200),
+  fullName: z.string().trim().min(1).max(200).refine(isStorableLine),
   email: z.email().max(320),
   password: z.string().min(1).max(256),
   redirectTo: z.string().max(2048).optional(),

@@ -18,10 +18,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = pageUrl(request);
   const code = url.searchParams.get("code");
   const token = url.searchParams.get("token");
-  if (code || token) {
+  if (token) {
+    // A recovery token is bound to no browser: it goes through the confirm page (issue 25).
+    const locale = localeFromPath(url.pathname);
+    const query = new URLSearchParams({ token_hash: token, type: "recovery", next: url.pathname });
+    throw redirect(`${localizePath("/auth/callback", locale)}?${query}`);
+  }
+  if (code) {
     const supabase = context.get(supabaseContext)?.supabase;
     if (!supabase) throw new Error("session middleware missing");
-    const failure = await completeEmailLink(supabase, { code, tokenHash: token, type: token ? "recovery" : null });
+    const failure = await completeEmailLink(supabase, { code });
     if (failure) return { hasSession: false, linkFailure: failure };
     throw redirect(url.pathname);
   }

@@ -2,6 +2,7 @@ import { redirect } from "react-router";
 import { z } from "zod";
 import { LOCALES, localeFromPath } from "#app/i18n/config.ts";
 import { localeCookieHeader } from "#app/i18n/locale-cookie.server.ts";
+import { secureCookies } from "#app/services/session/secure-cookies.server.ts";
 import { sameOriginPath } from "#app/utils/safe-redirect.ts";
 import type { Route } from "./+types/set-language";
 
@@ -13,7 +14,7 @@ const SetLanguageSchema = z.object({
 });
 
 /** The language switcher: remembers the choice (SPEC §1) and returns to the page in that language. */
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const parsed = SetLanguageSchema.safeParse(Object.fromEntries(url.searchParams));
   const redirectTo = parsed.success ? sameOriginPath(parsed.data.redirectTo, url.origin) : null;
@@ -22,7 +23,7 @@ export function loader({ request }: Route.LoaderArgs) {
   }
   const { lng } = parsed.data;
   const target = redirectTo && localeFromPath(redirectTo) === lng ? redirectTo : lng === "en" ? "/" : `/${lng}`;
-  throw redirect(target, { headers: { "Set-Cookie": localeCookieHeader(lng, url.protocol === "https:") } });
+  throw redirect(target, { headers: { "Set-Cookie": localeCookieHeader(lng, secureCookies(request, context)) } });
 }
 
 export { action } from "./method-not-allowed.ts";

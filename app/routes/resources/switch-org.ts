@@ -3,6 +3,7 @@ import { z } from "zod";
 import { runtimeContext } from "#app/runtime/context.ts";
 import { clearOrgCookieHeader, orgCookieHeader } from "#app/services/org-context/cookie.ts";
 import { switchableOrg } from "#app/services/org-context/switch.server.ts";
+import { secureCookies } from "#app/services/session/secure-cookies.server.ts";
 import { readForm } from "#app/utils/read-form.server.ts";
 import { safeRedirectTarget } from "#app/utils/safe-redirect.ts";
 import type { Route } from "./+types/switch-org";
@@ -30,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const input = parsed.data;
     const requestUrl = new URL(request.url);
     const back = withoutOrgParam(safeRedirectTarget(input.redirectTo, "/dashboard", requestUrl.origin));
-    const secure = requestUrl.protocol === "https:";
+    const secure = secureCookies(request, context);
     if (input.intent === "retry") throw redirect(back, { status: 303, headers: { "Set-Cookie": clearOrgCookieHeader() } });
     const org = await switchableOrg(args, input.org_id, context.get(runtimeContext).logger);
     throw redirect(back, { status: 303, headers: { "Set-Cookie": orgCookieHeader(org.id, secure) } });

@@ -89,3 +89,18 @@ export async function consumeCode(
 export async function clearOneTimeTokens(auth: AuthRuntime, userId: string): Promise<void> {
   await sql`delete from auth.one_time_tokens where user_id = ${userId} and used_at is null`.execute(auth.db.kysely);
 }
+
+/**
+ * The address an unused, unexpired link token was sent to, without using it up: what a page shows
+ * before the visitor chooses to follow the link (issue 25, login CSRF). Null when not valid.
+ */
+export async function peekLinkTokenAddress(
+  auth: AuthRuntime,
+  token: string,
+  types: readonly OneTimeTokenType[],
+): Promise<string | null> {
+  const { rows } = await sql<{ relates_to: string }>`
+    select relates_to from auth.one_time_tokens
+    where token_hash = ${hashToken(token)} and token_type = any(${[...types]}::text[]) and ${consumable}`.execute(auth.db.kysely);
+  return rows[0]?.relates_to ?? null;
+}

@@ -16,6 +16,10 @@ export const noteErrors = {
   noChange: () => new AppError(400, "no_change", "The amendment changes nothing"),
   transcriptTooLong: (max: number) =>
     new AppError(422, "transcript_too_long", `The transcript is too long to generate a note from (at most ${max} characters)`),
+  versionRequired: () =>
+    new AppError(428, "version_required", "Name the version you edited: an If-Match header or a `version` field"),
+  versionConflict: (current: number) =>
+    new AppError(409, "version_conflict", `The note changed meanwhile (now version ${current}): reload it and edit again`),
 };
 
 /** Failure codes a note may end with; the editor translates each (notes.json failures.*). */

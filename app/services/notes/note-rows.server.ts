@@ -54,6 +54,8 @@ export interface NoteVersionSummary {
 export interface NoteView {
   id: string;
   status: NoteStatus;
+  /** Raised by every change of the text or status; PUT names it (If-Match or `version`). */
+  version: number;
   visit_id: string;
   patient_id: string;
   template_id: string;
@@ -98,6 +100,7 @@ export function noteView(row: NoteRow, versions: readonly VersionRow[], checks: 
   return {
     id: row.id,
     status: row.status,
+    version: Number(row.version),
     visit_id: row.visit_id,
     patient_id: row.patient_id,
     template_id: row.template_id,

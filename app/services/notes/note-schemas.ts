@@ -23,6 +23,8 @@ export const SectionTextSchema = z.strictObject({
 
 export const SaveNoteSchema = z.strictObject({
   sections: z.array(SectionTextSchema).min(1).max(NOTE_LIMITS.sections),
+  /** The note version the edit was made on (or the If-Match header). */
+  version: z.number().int().min(1).max(2_147_483_647).optional(),
 });
 
 export const AmendNoteSchema = z.strictObject({

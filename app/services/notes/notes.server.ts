@@ -198,12 +198,22 @@ export function requireDraft(status: NoteStatus): void {
  * their evidence, typed ones are the clinician's. Each save that changes the text appends a
  * draft_edit version (the history a signature later closes).
  */
-export async function saveDraft(args: NoteArgs & { noteId: string; sections: SectionText[] }): Promise<NoteView> {
+export async function saveDraft(
+  args: NoteArgs & {
+    noteId: string;
+    sections: SectionText[];
+    /** The version the edit was made on: 409 version_conflict when the note moved on since. */
+    expectedVersion?: number;
+  },
+): Promise<NoteView> {
   checkOrgId(args.orgId);
   checkNoteId(args.noteId);
   return asActor(args, args.orgId, async (trx) => {
     await requireNoteRole(trx, args.orgId, args.actor.userId);
     const row = await loadNote(trx, args.orgId, args.noteId, { lock: true });
+    if (args.expectedVersion !== undefined && args.expectedVersion !== Number(row.version)) {
+      throw noteErrors.versionConflict(Number(row.version));
+    }
     requireDraft(row.status);
     const before = sectionsOf(row.content);
     const after = applyEdits(before, args.sections);

@@ -3,6 +3,7 @@ import type { Locale } from "#app/i18n/config.ts";
 import type { AuthRuntime } from "#app/services/auth/auth-runtime.server.ts";
 import type { OrgServiceArgs } from "./context.server.ts";
 import { invitationLink, queueInvitationEmail, renderInvitationEmail } from "./invitation-email.server.ts";
+import { countInvitationEmail, refundInvitationEmail } from "./invitation-limits.server.ts";
 import { getInvitationPreview } from "./invitation-preview.server.ts";
 import { createInvitation, resendInvitation } from "./invitations.server.ts";
 
@@ -27,17 +28,35 @@ export async function inviteByEmail(
   args: OrgServiceArgs & { orgId: string; email: string; role: OrgRole; mail: InvitationMail },
 ): Promise<SentInvitation> {
   const { mail, ...rest } = args;
-  const created = await createInvitation(rest);
+  const hits = await countInvitationEmail(mail.auth, {
+    orgId: args.orgId,
+    inviterId: args.actor.userId,
+    recipient: { email: args.email.trim() },
+    locale: mail.locale,
+  });
+  const created = await createInvitation(rest).catch(async (error: unknown) => {
+    await refundInvitationEmail(mail.auth, hits);
+    throw error;
+  });
   const email = await emailInvitation(args, created.token, mail);
   return { id: created.id, email: email ?? args.email.trim(), expires_at: created.expires_at };
 }
 
-/** Rotates the invitation's token, restarts its 7 days and emails the new link. */
+/** Rotates the invitation's token (within the invitation email limits: 429 invitation_rate_limited), restarts its 7 days and emails the new link. */
 export async function resendInvitationByEmail(
   args: OrgServiceArgs & { orgId: string; invitationId: string; mail: InvitationMail },
 ): Promise<SentInvitation> {
   const { mail, ...rest } = args;
-  const resent = await resendInvitation(rest);
+  const hits = await countInvitationEmail(mail.auth, {
+    orgId: args.orgId,
+    inviterId: args.actor.userId,
+    recipient: { invitationId: args.invitationId },
+    locale: mail.locale,
+  });
+  const resent = await resendInvitation(rest).catch(async (error: unknown) => {
+    await refundInvitationEmail(mail.auth, hits);
+    throw error;
+  });
   await emailInvitation(args, resent.token, mail);
   return { id: resent.id, email: resent.email, expires_at: resent.expires_at };
 }

@@ -41,10 +41,25 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * A name as one line of an email header: control and format characters (newlines, tabs, bidi
+ * overrides) and line/paragraph separators become spaces, runs of spaces one, at most 100
+ * characters. The inviter chooses their own name; in the subject it must not start a header line.
+ */
+export function headerSafe(value: string): string {
+  const flat = value
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return [...flat].slice(0, 100).join("");
+}
+
 /** "Ana Ruiz (ana@example.org)", or the email alone when the inviter has no name. */
 function inviterLabel(preview: Pick<InvitationPreview, "inviterName" | "inviterEmail">): string {
-  if (preview.inviterName && preview.inviterEmail) return `${preview.inviterName} (${preview.inviterEmail})`;
-  return preview.inviterName ?? preview.inviterEmail ?? "Murmur";
+  const name = preview.inviterName ? headerSafe(preview.inviterName) : "";
+  const email = preview.inviterEmail ? headerSafe(preview.inviterEmail) : "";
+  if (name && email) return `${name} (${email})`;
+  return name || email || "Murmur";
 }
 
 /** The translated invitation: organisation, inviter, role, expiry date and the accept link. */
@@ -57,7 +72,7 @@ export async function renderInvitationEmail(
   // The expiry's day on the inviting organisation's clock: the day its Settings → Invitations and
   // the accept page show, whatever the zone of the server or of the invitee.
   const date = formatInZone(preview.expiresAt, locale, preview.orgTimezone, { dateStyle: "long" });
-  const vars = { org: preview.orgName, inviter: inviterLabel(preview), role: t(`invitation.roles.${preview.role}`) };
+  const vars = { org: headerSafe(preview.orgName), inviter: inviterLabel(preview), role: t(`invitation.roles.${preview.role}`) };
   const subject = t("invitation.subject", vars);
   const heading = t("invitation.heading", vars);
   const body = t("invitation.body", vars);

@@ -4,6 +4,8 @@ import { asActor, checkOrgId, type OrgServiceArgs } from "#app/services/orgs/con
 import { recordRead } from "#app/services/orgs/read-audit.server.ts";
 import { checkPatientId, requireClinicalRole } from "#app/services/visits/access.server.ts";
 import { visitErrors } from "#app/services/visits/errors.server.ts";
+import { isCalendarDay } from "#app/services/visits/visits.server.ts";
+import { isValidTimeZone, todayInZone } from "#app/utils/zoned-time.ts";
 import { isoDate } from "./iso-date.ts";
 
 /** A patient as the API lists it. */
@@ -85,10 +87,19 @@ export function getPatient(args: OrgArgs & { patientId: string }): Promise<Patie
 }
 
 /** POST /api/patients → { id }. The external (PMS) id is unique per organisation (409). */
-export function createPatient(args: OrgArgs & { patient: NewPatient }): Promise<{ id: string }> {
+export function createPatient(args: OrgArgs & { patient: NewPatient; now?: Date }): Promise<{ id: string }> {
   checkOrgId(args.orgId);
+  const birth = args.patient.date_of_birth ?? null;
+  // Year 0000 or 99999 pass a YYYY-MM-DD pattern but not the database's date type (a 500 before):
+  // a date of birth is a real day from 1900 on, and not after today in the organisation's zone.
+  if (birth !== null && !isCalendarDay(birth)) throw visitErrors.invalidDateOfBirth();
   return asActor(args, args.orgId, async (trx) => {
     await requireClinicalRole(trx, args.orgId, args.actor.userId);
+    if (birth !== null) {
+      const org = await trx.selectFrom("organizations").select("timezone").where("id", "=", args.orgId).executeTakeFirst();
+      const today = todayInZone(org && isValidTimeZone(org.timezone) ? org.timezone : "UTC", args.now ?? new Date());
+      if (birth > today) throw visitErrors.invalidDateOfBirth();
+    }
     const p = args.patient;
     const externalId = p.external_id?.trim() || null;
     // The partial unique index decides races between two creations with one external id.

@@ -1,3 +1,4 @@
+import { isStorableText } from "#app/utils/storable-text.ts";
 // Applying edits to a chart with range checks (issue 14: PD 0–15, GM −5…15, mobility 0–3,
 // furcation I–III only at furcation sites). Each rejected change carries a stable code the UI
 // translates (perio.json "errors.*") and the API returns as-is.
@@ -31,7 +32,8 @@ export type ChangeErrorCode =
   | "implant_no_furcation"
   | "tooth_missing"
   | "invalid_value"
-  | "note_too_long";
+  | "note_too_long"
+  | "invalid_text";
 
 export type ChangeError = { index: number; code: ChangeErrorCode; tooth: unknown; site?: unknown; field: unknown };
 
@@ -109,6 +111,8 @@ function applyOne(tooth: ToothRecord, toothNo: number, c: PerioChange): ToothRec
     case "note": {
       if (c.value !== null && typeof c.value !== "string") return "invalid_value";
       if (typeof c.value === "string" && c.value.length > NOTE_MAX) return "note_too_long";
+      // NUL or a lone surrogate cannot be stored (jsonb): a 500 before (issue 25).
+      if (typeof c.value === "string" && !isStorableText(c.value)) return "invalid_text";
       next.note = c.value === "" ? null : (c.value as string | null);
       return next;
     }

@@ -13,6 +13,8 @@ export function chooseEntryRedirect(input: {
   cookieHeader: string | null;
   acceptLanguage: string | null;
   signedIn: boolean;
+  /** Cookies are marked Secure (HTTPS request or https SITE_URL); the request's protocol by default. */
+  secure?: boolean;
 }): { location: string; setCookie?: string } {
   let locale: Locale = input.prefix && isLocale(input.prefix) ? input.prefix : DEFAULT_LOCALE;
   let setCookie: string | undefined;
@@ -22,7 +24,7 @@ export function chooseEntryRedirect(input: {
       locale = remembered;
     } else {
       locale = pickAcceptLanguage(input.acceptLanguage) ?? DEFAULT_LOCALE;
-      setCookie = localeCookieHeader(locale, input.url.protocol === "https:");
+      setCookie = localeCookieHeader(locale, input.secure ?? input.url.protocol === "https:");
     }
   }
   const q = input.url.searchParams;

@@ -4,6 +4,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, privateDir } from "#app/utils/private-files.server.ts";
 import { type BlobBody, BlobNotFoundError, type BlobStore } from "./blob-store.ts";
 import { assertBlobKey } from "./keys.ts";
 
@@ -16,18 +17,22 @@ const SCRATCH = ".scratch";
  */
 export function createLocalBlobStore(root: string): BlobStore {
   const scratchDir = path.join(root, SCRATCH);
+  // Audio written before issue 25 may be 0644: a 0700 folder keeps it from other users all the same.
+  privateDir(root);
   const fileOf = (key: string) => {
     assertBlobKey(key);
     return path.join(root, ...key.split("/"));
   };
 
   async function scratchFile(): Promise<string> {
-    await fsp.mkdir(scratchDir, { recursive: true });
+    await fsp.mkdir(scratchDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     return path.join(scratchDir, randomUUID());
   }
 
   async function moveInto(target: string, source: string): Promise<void> {
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+    // Spooled uploads arrive with the spool's mode: audio is the server user's only (issue 25).
+    await fsp.chmod(source, PRIVATE_FILE_MODE);
     await fsp.rename(source, target);
   }
 
@@ -86,7 +91,7 @@ export function createLocalBlobStore(root: string): BlobStore {
 }
 
 async function writeDurably(file: string, body: BlobBody): Promise<void> {
-  const out = fs.createWriteStream(file, { flags: "wx" });
+  const out = fs.createWriteStream(file, { flags: "wx", mode: PRIVATE_FILE_MODE });
   const source =
     body instanceof Uint8Array
       ? Readable.from([body])

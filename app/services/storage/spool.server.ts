@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import fsp from "node:fs/promises";
+import { PRIVATE_FILE_MODE } from "#app/utils/private-files.server.ts";
 import type { BlobStore } from "./blob-store.ts";
 
 /** A request body written to scratch space, with what was measured on the way. */
@@ -39,7 +40,7 @@ export async function spoolToScratch(
   const head = new Uint8Array(HEAD_BYTES);
   let headLength = 0;
   let bytes = 0;
-  const handle = await fsp.open(file, "wx");
+  const handle = await fsp.open(file, "wx", PRIVATE_FILE_MODE);
   try {
     if (body) {
       const reader = body.getReader();

@@ -19,6 +19,14 @@ export const visitErrors = {
     new AppError(409, "patient_external_id_taken", "Another patient of this organization has this external id"),
   // Issue 12: a visit recorded elsewhere may carry its own clinical day, never a future one.
   invalidVisitDate: () => new AppError(400, "invalid_visit_date", "visit_date must be a real day as YYYY-MM-DD, from 1900-01-01"),
+  invalidDateOfBirth: () =>
+    new AppError(
+      400,
+      "invalid_date_of_birth",
+      "date_of_birth must be a real day as YYYY-MM-DD, from 1900-01-01, not after today",
+    ),
+  visitHasNotes: () =>
+    new AppError(409, "visit_has_notes", "This visit has a clinician's note: only an owner or a clinician can delete it"),
   futureVisitDate: () =>
     new AppError(400, "visit_date_in_future", "visit_date cannot be after today in the organization's time zone"),
   consentRequired: () =>

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { NoteStatus, VisitLanguage, VisitStatus } from "#app/db/schema.ts";
 import { isUuid } from "#app/services/auth/uuid.server.ts";
 import { NOTE_ROLES } from "#app/services/notes/access.server.ts";
@@ -235,8 +236,15 @@ export async function deleteVisit(args: OrgArgs & { visitId: string; store: Blob
   checkOrgId(args.orgId);
   checkVisitId(args.visitId);
   const deleted = await asActor(args, args.orgId, async (trx) => {
-    await requireClinicalRole(trx, args.orgId, args.actor.userId);
+    const role = await requireClinicalRole(trx, args.orgId, args.actor.userId);
     const row = await loadVisit(trx, args.orgId, args.visitId, { lock: true });
+    // Deleting a visit deletes its notes. Staff cannot read notes, so they may not delete a
+    // clinician's draft (or signed note) unseen with it: the visit stays, 409 (issue 25).
+    if (!NOTE_ROLES.includes(role)) {
+      const { rows } = await sql<{ has: boolean }>`
+        select public.visit_has_notes(${row.org_id}::uuid, ${row.id}::uuid) as has`.execute(trx);
+      if (rows[0]?.has) throw visitErrors.visitHasNotes();
+    }
     await recordAudit(trx, {
       orgId: row.org_id,
       actorId: args.actor.userId,
@@ -253,7 +261,7 @@ export async function deleteVisit(args: OrgArgs & { visitId: string; store: Blob
 }
 
 /** A real calendar day from 1900 on (2024-02-30 is not one). */
-function isCalendarDay(value: string): boolean {
+export function isCalendarDay(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return false;
   const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));

@@ -25,6 +25,7 @@ const FAILURE_CODES = [
   "invitation_used",
   "invitation_revoked",
   "member_limit_reached",
+  "invitation_rate_limited",
   "unexpected",
 ] as const;
 type FailureCode = (typeof FAILURE_CODES)[number];

@@ -30,8 +30,9 @@ const SYSTEM_URI: Record<string, string> = {
 
 const csvField = (v: string | number | null) => {
   const s = v === null ? "" : String(v);
-  // A leading =, +, - or @ would run as a formula in a spreadsheet: quote it with a tab guard.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  // A leading =, +, - or @ would run as a formula in a spreadsheet, and so would one after a
+  // leading tab or carriage return (spreadsheets strip them, OWASP "CSV injection"): prefix a quote.
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return /[",\n\r]/.test(safe) || safe !== s ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
@@ -154,7 +155,7 @@ export function toFhir(ctx: ExportContext): object {
 }
 
 /**
- * GET /api/coding/cases/:id/export?format=csv|fhir (every role that reads cases): a coded case's
+ * POST /api/coding/cases/:id/export?format=csv|fhir (every role that reads cases): a coded case's
  * accepted lines; the first export moves the case to exported. 409 case_not_coded while open.
  */
 export async function exportCase(
