@@ -128,11 +128,11 @@ describeEachDatabase("/coding page", (target) => {
       context: contextIn(h.a.orgId, user, role),
       params: {},
     });
-    const visitPage = (await transcribingLoader(page(`/transcribing?visit_id=${visit}`, "clinician") as never)) as {
+    const visitPage = (await transcribingLoader(page(`/transcribing?visit_id=${visit}&transcript=1`, "clinician") as never)) as {
       notes: { id: string; status: string }[];
     };
     expect(visitPage.notes).toEqual([expect.objectContaining({ id: noteId, status: "draft" })]);
-    const staffVisitPage = (await transcribingLoader(page(`/transcribing?visit_id=${visit}`, "staff") as never)) as {
+    const staffVisitPage = (await transcribingLoader(page(`/transcribing?visit_id=${visit}&transcript=1`, "staff") as never)) as {
       notes: unknown[];
     };
     expect(staffVisitPage.notes).toEqual([]);
@@ -168,7 +168,7 @@ describeEachDatabase("/coding page", (target) => {
     const timeOf = (html: string, iso: string) =>
       new RegExp(`dateTime="${iso.replace(/[.]/g, "\\.")}"[^>]*>([^<]*)</time>`, "i").exec(html)?.[1];
 
-    const visitPage = (await transcribingLoader(inNewYork(`/transcribing?visit_id=${visit}`))) as {
+    const visitPage = (await transcribingLoader(inNewYork(`/transcribing?visit_id=${visit}&transcript=1`))) as {
       notes: Parameters<typeof VisitNotes>[0]["notes"];
       timeZone: string;
     };

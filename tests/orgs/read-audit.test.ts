@@ -202,7 +202,9 @@ describeEachDatabase("reads of patient data are audited", (target) => {
   });
 
   it("the transcript, note editor and patient pages log what they show", async () => {
-    const transcript = await logged(() => transcribingPage.loader(page("clinician", `/transcribing?visit_id=${visitId}`)));
+    const transcript = await logged(() =>
+      transcribingPage.loader(page("clinician", `/transcribing?visit_id=${visitId}&transcript=1`)),
+    );
     expect(transcript).toMatchObject([{ action: "visit.read", entity_id: visitId, patient_id: patientId }]);
     const editor = await logged(() => codingPage.loader(page("owner", `/coding?id=${noteId}`)));
     expect(editor.map((r) => [r.action, r.patient_id])).toEqual([

@@ -132,8 +132,8 @@ describeEachDatabase("transcription jobs", (target) => {
       language: "fr",
       text: "transcript 1",
       segments: [
-        { start: 0, end: 1.5, text: "transcript" },
-        { start: 1.5, end: 2.25, text: "1" },
+        { start: 0, end: 1.5, text: "transcript", speaker: null },
+        { start: 1.5, end: 2.25, text: "1", speaker: null },
       ],
       // Issue 27: an engine that gave no word confidence is trusted a little less.
       quality: { tier: "good", score: 0.9, reasons: ["no_confidence"] },
