@@ -36,7 +36,8 @@ const KEEP_RATIO = 0.5;
 /** Per authority level (0 case … 4 signed note): a note sentence outranks a transcript one that matches alike. */
 const AUTHORITY_BOOST = 0.5;
 
-const stem = (w: string) => (w.length > 5 ? w.slice(0, 5) : w);
+/** The five-letter prefix both answer engines match words on. */
+export const stem = (w: string) => (w.length > 5 ? w.slice(0, 5) : w);
 const AMOUNT = /\d+(?:[.,]\d+)? ?(?:mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)/i;
 const BULLET = /^\s*(?:[-•*]|\d+[.)])\s+/;
 
@@ -46,7 +47,8 @@ interface Candidate {
   score: number;
 }
 
-function scoreSentence(sentence: string, own: Set<string>, expanded: Set<string>) {
+/** How well a sentence matches the question's own (stemmed) words and their expansions; shared with the extractive engine. */
+export function scoreSentence(sentence: string, own: Set<string>, expanded: Set<string>) {
   let total = 0;
   let strong = false;
   const seen = new Set<string>();

@@ -1,6 +1,6 @@
 import { splitSentences } from "#app/services/notes/sentences.ts";
-import { composeAnswer } from "../answer/compose.ts";
-import { GENERIC_WORDS as WEAK, words } from "../expand.ts";
+import { composeAnswer, scoreSentence as score, stem } from "../answer/compose.ts";
+import { words } from "../expand.ts";
 import { answerPhrases } from "../phrases.server.ts";
 import type { AnswerEngine, AnswerInput, AnswerOutput } from "./types.ts";
 
@@ -16,7 +16,6 @@ const MAX_SENTENCES = 3;
 const KEEP_RATIO = 0.5;
 
 /** Word stems good enough to match across inflections in three languages: the first five letters. */
-const stem = (w: string) => (w.length > 5 ? w.slice(0, 5) : w);
 /** A number with a unit: what a question about a dose or a level wants to read. */
 const AMOUNT = /\d+(?:[.,]\d+)? ?(?:mg|milligrams?|mcg|micrograms?|g|grams?|ml|units?|milligrammes?|miligramos?|%)/i;
 
@@ -24,25 +23,6 @@ interface Candidate {
   passage: number;
   text: string;
   score: number;
-}
-
-function score(sentence: string, own: Set<string>, expanded: Set<string>): { score: number; strong: boolean } {
-  let total = 0;
-  let strong = false;
-  const seen = new Set<string>();
-  for (const w of words(sentence)) {
-    const s = stem(w);
-    if (seen.has(s)) continue;
-    seen.add(s);
-    if (own.has(s)) {
-      total += WEAK.has(w) ? 0.3 : 1;
-      if (!WEAK.has(w) && w.length >= 3) strong = true;
-    } else if (expanded.has(s)) {
-      total += 0.8;
-      strong = true;
-    }
-  }
-  return { score: total, strong };
 }
 
 export function extractiveAnswer(input: AnswerInput): AnswerOutput {
