@@ -270,8 +270,14 @@ describeEachDatabase("/dashboard patients and visits", (target) => {
         select to_char(date_of_birth, 'YYYY-MM-DD') as dob from public.patients where id = ${id}`.execute(h.db.kysely);
       return rows[0]?.dob;
     };
+    // The service checks the stored organisation's zone too (issue 25): keep it equal to the page's.
+    const zoneOf = (zone: string) =>
+      sql`update public.organizations set timezone = ${zone} where id = ${h.a.orgId}`.execute(h.db.kysely);
+    const { rows: before } = await sql<{ timezone: string }>`
+      select timezone from public.organizations where id = ${h.a.orgId}`.execute(h.db.kysely);
     try {
       // 6 March, 00:30 in Paris, still the 5th in UTC: a baby born today in Paris is born on the 6th.
+      await zoneOf("Europe/Paris");
       vi.useFakeTimers({ toFake: ["Date"], now: new Date("2024-03-05T23:30:00Z") });
       const born = await post({ display_name: "Bébé Martin", date_of_birth: "2024-03-06" });
       expect(born.status).toBe(302);
@@ -281,6 +287,7 @@ describeEachDatabase("/dashboard patients and visits", (target) => {
       );
       // 5 March, 23:30 in New York, already the 6th in UTC: the 6th is tomorrow there.
       vi.setSystemTime(new Date("2024-03-06T04:30:00Z"));
+      await zoneOf("America/New_York");
       const tomorrow = await post({ display_name: "Ann", date_of_birth: "2024-03-06" }, "staff", "America/New_York");
       expect(tomorrow.status).toBe(400);
       expect((await tomorrow.json()).error).toBe("invalid_date_of_birth");
@@ -290,6 +297,7 @@ describeEachDatabase("/dashboard patients and visits", (target) => {
       expect(await dobOf(today)).toBe("2024-03-05");
     } finally {
       vi.useRealTimers();
+      await zoneOf(before[0]?.timezone ?? "UTC");
     }
   });
 
