@@ -148,6 +148,12 @@ describe.skipIf(SKIP_REASON !== null)("2 web + 2 worker processes on one Postgre
     const other = (i: number) => webs[(i + 1) % 2]?.url ?? "";
     const patient = await via(0).call("POST", "/api/patients", { json: { display_name: "Scale Patient" } });
     expect(patient.status).toBe(201);
+    // This proof asks for each note through a web process: no automatic draft beside it (issue 29).
+    await admin(
+      databaseUrl,
+      `update public.organizations set settings = coalesce(settings, '{}'::jsonb) || '{"auto_draft": false}'::jsonb where id = $1`,
+      [api.orgId],
+    );
 
     // Six spoken recordings, each uploaded through one web process and followed from the other.
     const audioDir = path.join(dataDir, "test-audio");
