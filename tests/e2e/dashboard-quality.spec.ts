@@ -43,12 +43,18 @@ async function signedAndCodedNote(page: Page): Promise<void> {
       timeout: 30_000,
     })
     .toBe("draft");
-  const note = (await (await page.request.get(`/api/notes/${noteId}`)).json()) as { sections: { key: string; text: string }[] };
+  const note = (await (await page.request.get(`/api/notes/${noteId}`)).json()) as {
+    sections: { key: string; text: string }[];
+    version: number;
+  };
   const first = note.sections[0];
   if (!first) throw new Error("the note has no section");
   // The clinician rewrites the first section before signing: the Quality tab's most-edited section.
   const edited = await page.request.put(`/api/notes/${noteId}`, {
-    data: { sections: [{ key: first.key, text: `${first.text} Rewritten by the clinician after the visit.` }] },
+    data: {
+      sections: [{ key: first.key, text: `${first.text} Rewritten by the clinician after the visit.` }],
+      version: note.version,
+    },
   });
   expect(edited.status(), await edited.text()).toBe(200);
   await acknowledgeAllChecks(page, noteId);
