@@ -88,7 +88,7 @@ test("an uploaded conversation shows who said what, and a fixed speaker stays fi
   expect(speakers).toContain("patient");
 
   await page.setViewportSize({ width: 360, height: 800 });
-  await page.goto(`/fr/transcribing?visit_id=${visitId}`);
+  await page.goto(`/fr/transcribing?visit_id=${visitId}&transcript=1`);
   await waitForHydration(page);
   await expect(page.getByTestId("offline-engine-notice")).toContainText("Moteur hors ligne");
   const first = page.getByTestId("segment-speaker-select").first();
